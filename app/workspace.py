@@ -31,12 +31,26 @@ class WsPerson:
 
 
 @dataclass(frozen=True, slots=True)
+class WsSave:
+    """A save to seed after the starting Task: the text, who saved it (a person id) and when."""
+
+    task: str
+    by: str
+    at: str  # ISO 8601 UTC
+
+
+@dataclass(frozen=True, slots=True)
 class WsAgent:
     id: str
     name: str
     guild_id: str
-    task: str  # the starting Task: `task`, else `focus`, else the template
+    task: str  # the starting Task (version 1): `task`, else `focus`, else the template
     token: str | None
+    saves: tuple[WsSave, ...] = ()  # applied in order on seeding; the last one is live
+
+    @property
+    def live_task(self) -> str:
+        return self.saves[-1].task if self.saves else self.task
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +75,10 @@ class Workspace:
         raise WorkspaceError(f"no agent {agent_id!r} in the workspace")
 
     def expand_for(self, agent_id: str) -> Expansion:
-        """The agent's starting Task expanded as a run would get it."""
+        """The agent's live Task (after seeded saves) expanded as a run would get it."""
         agent = self.agent(agent_id)
         return expand_embeds(
-            agent.task,
+            agent.live_task,
             org_id=self.org_id,
             reader=Reader(agent.id, agent.guild_id),
             lookup=self.files,
@@ -113,6 +127,7 @@ def parse_workspace(data: Any) -> Workspace:
             WsPerson(_str(p, "id", where), _str(p, "name", where), ptype, _str(p, "token", where))
         )
     _unique((p.id for p in people), "people")
+    person_ids = {p.id for p in people}
 
     template = default_task_template()
     agents: list[WsAgent] = []
@@ -127,7 +142,8 @@ def parse_workspace(data: Any) -> Workspace:
         if utf8_len(start) > TASK_MAX_BYTES:
             raise WorkspaceError(f"{where} ({agent_id}): task exceeds 256 KB")
         name = _str(a, "name", where, default=agent_id)
-        agents.append(WsAgent(agent_id, name, guild, start, _opt_str(a, "token", where)))
+        saves = tuple(_save(s, spot, person_ids) for spot, s in _entries(a, "saves", where))
+        agents.append(WsAgent(agent_id, name, guild, start, _opt_str(a, "token", where), saves))
     _unique((a.id for a in agents), "agents")
     _unique([p.token for p in people] + [a.token for a in agents if a.token is not None], "tokens")
 
@@ -163,11 +179,22 @@ def _obj(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def _entries(top: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+def _entries(top: dict[str, Any], key: str, parent: str = "") -> list[tuple[str, dict[str, Any]]]:
     items = top.get(key, [])
+    name = f"{parent}.{key}" if parent else key
     if not isinstance(items, list):
-        raise WorkspaceError(f"{key} must be a list")
-    return [(f"{key}[{i}]", _obj(item, f"{key}[{i}]")) for i, item in enumerate(items)]
+        raise WorkspaceError(f"{name} must be a list")
+    return [(f"{name}[{i}]", _obj(item, f"{name}[{i}]")) for i, item in enumerate(items)]
+
+
+def _save(obj: dict[str, Any], where: str, person_ids: set[str]) -> WsSave:
+    task = _str(obj, "task", where, default="")
+    if utf8_len(task) > TASK_MAX_BYTES:
+        raise WorkspaceError(f"{where}: task exceeds 256 KB")
+    by = _str(obj, "by", where)
+    if by not in person_ids:
+        raise WorkspaceError(f"{where}: by {by!r} is not in people")
+    return WsSave(task, by, _str(obj, "at", where))
 
 
 def _str(obj: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
