@@ -1,0 +1,239 @@
+"""The pure side-by-side diff model: immutable line chunks, change navigation, word spans."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from rapidfuzz.distance import LCSseq
+
+Tag = Literal["equal", "replace", "delete", "insert"]
+Span = tuple[int, int]
+"""A half-open range of character offsets inside one line."""
+
+# Characters Qt's plain-text editors turn into a new block or a visual line break. Shown as
+# a visible mark instead, so that each model line is exactly one row on both sides.
+_ROW_BREAKERS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029\ufdd0\ufdd1]")
+ROW_BREAK_MARK = "⏎"
+_WORD_TOKENS = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Old lines ``[old_start, old_end)`` matched to new lines ``[new_start, new_end)``."""
+
+    tag: Tag
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+    row_start: int  # the first display row of this chunk when both sides are aligned
+
+    @property
+    def rows(self) -> int:
+        """Display rows: the longer side; the shorter side is padded with filler rows."""
+        return max(self.old_end - self.old_start, self.new_end - self.new_start)
+
+    @property
+    def changed_lines(self) -> int:
+        if self.tag == "equal":
+            return 0
+        return (self.old_end - self.old_start) + (self.new_end - self.new_start)
+
+
+@dataclass(frozen=True, slots=True)
+class SideBySide:
+    """A diff of two texts as line chunks in order, covering both texts end to end."""
+
+    chunks: tuple[Chunk, ...]
+    changes: tuple[Chunk, ...]  # the chunks that are not equal, in order
+    old_line_count: int
+    new_line_count: int
+    row_count: int
+
+    @property
+    def change_count(self) -> int:
+        return len(self.changes)
+
+    @property
+    def changed_lines(self) -> int:
+        """Old lines removed plus new lines added: what "as small as" is measured in."""
+        return sum(c.changed_lines for c in self.changes)
+
+    def next_change(self, row: int) -> int | None:
+        """Index (into ``changes``) of the first change starting after display row ``row``."""
+        for index, chunk in enumerate(self.changes):
+            if chunk.row_start > row:
+                return index
+        return None
+
+    def previous_change(self, row: int) -> int | None:
+        """Index of the last change starting before display row ``row``."""
+        found = None
+        for index, chunk in enumerate(self.changes):
+            if chunk.row_start >= row:
+                break
+            found = index
+        return found
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on ``\\n`` only, each keeping its ending, so CRLF and a missing final
+    newline count as differences (the server stores text byte for byte)."""
+    if not text:
+        return []
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def display_line(line: str) -> str:
+    """A model line as one display row: ending dropped, other break characters made visible."""
+    if line.endswith("\n"):
+        line = line[:-1]
+    if line.endswith("\r"):
+        line = line[:-1]
+    return _ROW_BREAKERS.sub(ROW_BREAK_MARK, line)
+
+
+def _common_affixes(old: list[str], new: list[str]) -> tuple[int, int]:
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    return prefix, suffix
+
+
+def _matching_blocks(old: list[str], new: list[str]) -> list[tuple[int, int, int]]:
+    """(old index, new index, length) of equal runs, from a longest common subsequence.
+
+    An LCS is the smallest diff there is, so it never has more changed lines than
+    difflib's greedy matcher; rapidfuzz computes it bit-parallel in C++, where
+    SequenceMatcher(autojunk=False) turns quadratic on the blank lines Markdown is full of.
+    The common prefix and suffix are always part of some LCS, so trimming them is safe.
+    """
+    prefix, suffix = _common_affixes(old, new)
+    blocks: list[tuple[int, int, int]] = []
+    if prefix:
+        blocks.append((0, 0, prefix))
+    old_mid = old[prefix : len(old) - suffix]
+    new_mid = new[prefix : len(new) - suffix]
+    if old_mid and new_mid:
+        ids: dict[str, int] = {}
+        old_ids = [ids.setdefault(line, len(ids)) for line in old_mid]
+        new_ids = [ids.setdefault(line, len(ids)) for line in new_mid]
+        for op in LCSseq.opcodes(old_ids, new_ids):
+            if op.tag == "equal":
+                blocks.append(
+                    (prefix + op.src_start, prefix + op.dest_start, op.src_end - op.src_start)
+                )
+    if suffix:
+        blocks.append((len(old) - suffix, len(new) - suffix, suffix))
+    return blocks
+
+
+def _chunks_from_blocks(
+    blocks: list[tuple[int, int, int]], old_len: int, new_len: int
+) -> list[tuple[Tag, int, int, int, int]]:
+    spans: list[tuple[Tag, int, int, int, int]] = []
+    old_pos = new_pos = 0
+    for old_at, new_at, size in [*blocks, (old_len, new_len, 0)]:
+        if old_at > old_pos or new_at > new_pos:
+            if old_at > old_pos and new_at > new_pos:
+                tag: Tag = "replace"
+            elif old_at > old_pos:
+                tag = "delete"
+            else:
+                tag = "insert"
+            spans.append((tag, old_pos, old_at, new_pos, new_at))
+        if size:
+            if spans and spans[-1][0] == "equal" and spans[-1][2] == old_at:
+                last = spans.pop()  # adjacent equal runs read as one chunk
+                spans.append(("equal", last[1], old_at + size, last[3], new_at + size))
+            else:
+                spans.append(("equal", old_at, old_at + size, new_at, new_at + size))
+        old_pos, new_pos = old_at + size, new_at + size
+    return spans
+
+
+def build_diff(old: str, new: str) -> SideBySide:
+    """Diff ``old`` against ``new`` line by line. Pure; safe to run off the GUI thread."""
+    old_lines = split_lines(old)
+    new_lines = split_lines(new)
+    blocks = _matching_blocks(old_lines, new_lines)
+    chunks: list[Chunk] = []
+    row = 0
+    for tag, o1, o2, n1, n2 in _chunks_from_blocks(blocks, len(old_lines), len(new_lines)):
+        chunk = Chunk(tag, o1, o2, n1, n2, row)
+        chunks.append(chunk)
+        row += chunk.rows
+    return SideBySide(
+        chunks=tuple(chunks),
+        changes=tuple(c for c in chunks if c.tag != "equal"),
+        old_line_count=len(old_lines),
+        new_line_count=len(new_lines),
+        row_count=row,
+    )
+
+
+def aligned_texts(model: SideBySide, old: str, new: str) -> tuple[str, str]:
+    """The two display texts, one row per line, padded with empty filler rows so that
+    matching rows line up. ``old`` and ``new`` must be the texts the model was built from."""
+    old_lines = split_lines(old)
+    new_lines = split_lines(new)
+    left: list[str] = []
+    right: list[str] = []
+    for chunk in model.chunks:
+        olds = [display_line(x) for x in old_lines[chunk.old_start : chunk.old_end]]
+        news = [display_line(x) for x in new_lines[chunk.new_start : chunk.new_end]]
+        left.extend(olds)
+        left.extend([""] * (chunk.rows - len(olds)))
+        right.extend(news)
+        right.extend([""] * (chunk.rows - len(news)))
+    return "\n".join(left), "\n".join(right)
+
+
+def _merge_spans(spans: list[Span], line: str) -> tuple[Span, ...]:
+    """Join spans separated only by whitespace, so a changed phrase reads as one mark."""
+    merged: list[Span] = []
+    for start, end in spans:
+        if merged and (merged[-1][1] == start or line[merged[-1][1] : start].isspace()):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def word_spans(old_line: str, new_line: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """The changed words of a changed line pair: character spans in each line.
+
+    Computed per visible pair by the view, never for a whole text at once.
+    """
+    old_tokens = _WORD_TOKENS.findall(old_line)
+    new_tokens = _WORD_TOKENS.findall(new_line)
+    old_starts = _offsets(old_tokens)
+    new_starts = _offsets(new_tokens)
+    old_spans: list[Span] = []
+    new_spans: list[Span] = []
+    for op in LCSseq.opcodes(old_tokens, new_tokens):
+        if op.tag == "equal":
+            continue
+        if op.src_end > op.src_start:
+            old_spans.append((old_starts[op.src_start], old_starts[op.src_end]))
+        if op.dest_end > op.dest_start:
+            new_spans.append((new_starts[op.dest_start], new_starts[op.dest_end]))
+    return _merge_spans(old_spans, old_line), _merge_spans(new_spans, new_line)
+
+
+def _offsets(tokens: list[str]) -> list[int]:
+    """Start offset of each token, plus the end of the line."""
+    starts = [0]
+    for token in tokens:
+        starts.append(starts[-1] + len(token))
+    return starts

@@ -1,0 +1,157 @@
+"""Diff model build and display times for 256 KB Tasks, beside difflib's matchers.
+
+Run: .venv/bin/python bench/bench_diff.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import cydifflib
+from PySide6.QtWidgets import QApplication
+
+from app.diff_model import build_diff, split_lines
+from widgets.diff_view import DiffView
+
+WORDS = [
+    "agent",
+    "queue",
+    "report",
+    "customer",
+    "reply",
+    "summary",
+    "rule",
+    "output",
+    "source",
+    "check",
+    "review",
+    "ticket",
+    "always",
+    "never",
+    "short",
+    "clear",
+    "cite",
+    "link",
+    "table",
+    "owner",
+    "weekly",
+    "daily",
+    "escalate",
+    "draft",
+]
+
+
+def markdown_line(rng: random.Random) -> str:
+    """Lines as a Task has them: a quarter blank, some bullets, some headings."""
+    roll = rng.random()
+    if roll < 0.25:
+        return "\n"
+    words = " ".join(rng.choices(WORDS, k=rng.randint(4, 14)))
+    if roll < 0.55:
+        return f"- {words}\n"
+    if roll < 0.6:
+        return f"## {words}\n"
+    return f"{words.capitalize()}.\n"
+
+
+def make_text(size: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    lines: list[str] = []
+    total = 0
+    while total < size:
+        line = markdown_line(rng)
+        lines.append(line)
+        total += len(line)
+    return lines
+
+
+def changed_copy(lines: list[str], fraction: float, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    copy = list(lines)
+    for index in rng.sample(range(len(copy)), max(1, int(len(copy) * fraction))):
+        copy[index] = markdown_line(rng)
+    return copy
+
+
+def best_ms(action: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+
+
+def matcher_run(module: object, old: str, new: str, repeat: int) -> tuple[float, int]:
+    """Best time and changed lines of ``module.SequenceMatcher(autojunk=False)``."""
+    changed = 0
+
+    def run() -> None:
+        nonlocal changed
+        matcher = module.SequenceMatcher(  # type: ignore[attr-defined]
+            None, split_lines(old), split_lines(new), autojunk=False
+        )
+        changed = sum(
+            (i2 - i1) + (j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+        )
+
+    return best_ms(run, repeat), changed
+
+
+def show(label: str, ms: float, note: str = "") -> None:
+    print(f"  {label:<52} {ms:9.1f} ms {note}".rstrip())
+
+
+def report_case(name: str, old: str, new: str, small: int) -> None:
+    model = build_diff(old, new)
+    print(
+        f"256 KB, {name} ({len(split_lines(old))} vs {len(split_lines(new))} lines, "
+        f"{model.change_count} changes)"
+    )
+    show(
+        "build_diff (targets: 30 ms at 1%, 500 ms any)",
+        best_ms(lambda: build_diff(old, new)),
+        f"{model.changed_lines} changed lines",
+    )
+    ms, changed = matcher_run(cydifflib, old, new, 3)
+    show("cydifflib.SequenceMatcher(autojunk=False)", ms, f"{changed} changed lines")
+    old_small = old[: old.index("\n", small) + 1]
+    new_small = new[: new.index("\n", small) + 1]
+    small_model = build_diff(old_small, new_small)
+    show(
+        "build_diff, first 64 KB",
+        best_ms(lambda: build_diff(old_small, new_small)),
+        f"{small_model.changed_lines} changed lines",
+    )
+    ms, changed = matcher_run(difflib, old_small, new_small, 1)
+    show("stdlib difflib.SequenceMatcher(autojunk=False), 64 KB", ms, f"{changed} changed lines")
+    view = DiffView()
+    view.resize(1000, 700)
+    view.show()
+    show(
+        "DiffView.set_model, 256 KB (display only)",
+        best_ms(lambda: view.set_model(model, old, new), 3),
+    )
+    view.deleteLater()
+
+
+def main() -> None:
+    app = QApplication.instance() or QApplication([])
+    base = make_text(256 * 1024, seed=1)
+    old = "".join(base)
+    report_case("1% of lines changed", old, "".join(changed_copy(base, 0.01, seed=2)), 64 * 1024)
+    report_case("fully different", old, "".join(make_text(256 * 1024, seed=3)), 64 * 1024)
+    del app
+
+
+if __name__ == "__main__":
+    main()
