@@ -8,4 +8,4 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
-pytest_plugins: list[str] = []
+pytest_plugins = ["tests.live_server"]

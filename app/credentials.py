@@ -1,0 +1,216 @@
+"""Tokens: the system keyring where there is one, else this session only, or a 0600 file.
+
+A token is never written to settings, the cache, logs or exception text. ``TASKDESK_TOKEN``
+serves its session and is never stored. Keyring calls may block (D-Bus): use a worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import keyring
+from keyring.backend import KeyringBackend
+from keyring.backends import chainer, fail, null
+from keyring.errors import KeyringError
+
+from app.store.server_keys import server_key
+
+KEYRING_SERVICE = "taskdesk"
+TOKEN_ENV = "TASKDESK_TOKEN"
+
+TokenSource = Literal["environment", "session", "keyring", "file"]
+
+
+class CredentialsError(Exception):
+    """A token could not be kept where asked; ``message`` says so (it never holds the token)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class FoundToken:
+    token: str = field(repr=False)
+    source: TokenSource
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPlace:
+    """Where ``remember`` put a token, and a sentence the app can show the operator."""
+
+    source: TokenSource
+    note: str
+    path: Path | None = None
+
+
+def keyring_available(backend: KeyringBackend | None = None) -> bool:
+    """True when tokens can go into a real system keyring.
+
+    The fail and null backends (and a chainer with nothing to chain) accept calls but keep
+    nothing, so they count as no keyring.
+    """
+    active = backend if backend is not None else keyring.get_keyring()
+    if isinstance(active, fail.Keyring | null.Keyring):
+        return False
+    if isinstance(active, chainer.ChainerBackend):
+        return any(keyring_available(b) for b in active.backends)
+    return True
+
+
+class TokenStore:
+    """Finds and keeps tokens per server (by server key, so credentials in a URL don't count).
+
+    Lookup order: the environment token (its session only), this session's tokens, the
+    keyring, the operator's token file.
+    """
+
+    def __init__(
+        self,
+        token_file: Path,
+        *,
+        backend: KeyringBackend | None = None,
+        env: Mapping[str, str] | None = None,
+        env_server: str | None = None,
+    ) -> None:
+        """``env_server``: the server the environment token is for (``--server``); None
+        means it serves whichever server this session opens."""
+        self.token_file = Path(token_file)
+        self._backend = backend
+        source = os.environ if env is None else env
+        self._env_token = source.get(TOKEN_ENV) or None
+        self._env_server = server_key(env_server) if env_server else None
+        self._session: dict[str, str] = {}
+
+    @property
+    def backend(self) -> KeyringBackend:
+        return self._backend if self._backend is not None else keyring.get_keyring()
+
+    def keyring_available(self) -> bool:
+        return keyring_available(self.backend)
+
+    # ------------------------------------------------------------------ finding
+
+    def token_for(self, server_url: str) -> FoundToken | None:
+        key = server_key(server_url)
+        if self._env_token and self._env_server in (None, key):
+            return FoundToken(self._env_token, "environment")
+        if key in self._session:
+            return FoundToken(self._session[key], "session")
+        if self.keyring_available():
+            try:
+                stored = self.backend.get_password(KEYRING_SERVICE, key)
+            except KeyringError:
+                stored = None  # a locked or broken keyring: fall through to the file/prompt
+            if stored:
+                return FoundToken(stored, "keyring")
+        from_file = self._read_file().get(key)
+        return FoundToken(from_file, "file") if from_file else None
+
+    # ------------------------------------------------------------------ keeping
+
+    def remember(self, server_url: str, token: str, *, in_file: bool = False) -> TokenPlace:
+        """Keep ``token`` for the server: in the keyring when there is one; in the token file
+        only when the operator asked (``in_file``); otherwise for this session only.
+
+        Raises CredentialsError when the file can't be written (the token is still kept for
+        the session).
+        """
+        key = server_key(server_url)
+        self._session[key] = token
+        if self._env_token and token == self._env_token:
+            return TokenPlace(
+                "session", f"The token from {TOKEN_ENV} is used for this session only."
+            )
+        if in_file:
+            self._write_file_entry(key, token)
+            return TokenPlace(
+                "file",
+                f"The token is kept in {self.token_file}, readable only by you.",
+                self.token_file,
+            )
+        if self.keyring_available():
+            try:
+                self.backend.set_password(KEYRING_SERVICE, key, token)
+            except KeyringError:
+                return TokenPlace(
+                    "session",
+                    "The system keyring refused the token (it may be locked); it is kept for "
+                    "this session only.",
+                )
+            return TokenPlace("keyring", "The token is kept in the system keyring.")
+        return TokenPlace(
+            "session",
+            "There is no system keyring, so the token is kept for this session only. You can "
+            f"choose to keep it in a file readable only by you ({self.token_file}).",
+        )
+
+    def forget(self, server_url: str) -> None:
+        """Drop the server's token from the session, the keyring and the token file."""
+        key = server_key(server_url)
+        self._session.pop(key, None)
+        if self._env_server in (None, key):
+            self._env_token = None
+        if self.keyring_available():
+            with contextlib.suppress(KeyringError):  # nothing stored there is fine
+                self.backend.delete_password(KEYRING_SERVICE, key)
+        tokens = self._read_file()
+        if key in tokens:
+            del tokens[key]
+            self._write_file(tokens)
+
+    # ------------------------------------------------------------------ the token file
+
+    def _read_file(self) -> dict[str, str]:
+        try:
+            with open(self.token_file, "rb") as fh:
+                mode = os.fstat(fh.fileno()).st_mode
+                raw = fh.read()
+        except OSError:
+            return {}
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            # Someone widened it: narrow it back before trusting it for another run.
+            with contextlib.suppress(OSError):
+                os.chmod(self.token_file, 0o600)
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return {}
+        tokens = data.get("tokens") if isinstance(data, dict) else None
+        if not isinstance(tokens, dict):
+            return {}
+        return {k: v for k, v in tokens.items() if isinstance(k, str) and isinstance(v, str)}
+
+    def _write_file_entry(self, key: str, token: str) -> None:
+        tokens = self._read_file()
+        tokens[key] = token
+        self._write_file(tokens)
+
+    def _write_file(self, tokens: dict[str, str]) -> None:
+        body = json.dumps({"version": 1, "tokens": tokens}, indent=2).encode("utf-8")
+        tmp = self.token_file.with_name(self.token_file.name + ".tmp")
+        try:
+            self.token_file.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            # Created 0600 from the first byte: no moment where others could read it.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.token_file)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise CredentialsError(
+                f"Can't keep the token in {self.token_file}: {exc.strerror or 'write failed'}. "
+                "It is kept for this session only."
+            ) from None

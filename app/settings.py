@@ -1,0 +1,220 @@
+"""The typed settings: defaults, a JSON file in the config folder, written atomically.
+
+A token never goes here: servers are remembered by URL and name only (see credentials).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class SettingsError(Exception):
+    """The settings could not be written; ``message`` says where and what to do."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedServer:
+    url: str
+    name: str
+
+
+@dataclass(slots=True)
+class Settings:
+    """Everything the app remembers between starts, with its defaults."""
+
+    last_server_url: str | None = None  # None: the embedded local workspace
+    servers: list[RememberedServer] = field(default_factory=list)
+    window_geometry: str | None = None  # base64 of QWidget.saveGeometry()
+    last_agent: dict[str, str] = field(default_factory=dict)  # server key -> agent id
+    splitter_sizes: list[int] = field(default_factory=list)
+    preview_debounce_ms: int = 300
+    editor_font_size: int = 12
+    log_level: str = "INFO"
+
+    def remember_server(self, url: str, name: str = "") -> RememberedServer:
+        """Add (or rename) a server; user and password in the URL are dropped, never kept."""
+        entry = RememberedServer(url_without_credentials(url), name.strip())
+        self.servers = [s for s in self.servers if s.url != entry.url] + [entry]
+        return entry
+
+    def forget_server(self, url: str) -> None:
+        clean = url_without_credentials(url)
+        self.servers = [s for s in self.servers if s.url != clean]
+
+
+def url_without_credentials(url: str) -> str:
+    """``url`` without user:password@, query or fragment, where a token could hide."""
+    parts = urlsplit(url.strip())
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSettings:
+    settings: Settings
+    warning: str | None  # for the operator when the file was broken and defaults were used
+
+
+# ---------------------------------------------------------------- checking what was read
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _optional_str(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError
+
+
+def _servers(value: Any) -> list[RememberedServer]:
+    if not isinstance(value, list):
+        raise ValueError
+    out = []
+    for item in value:
+        if not (isinstance(item, dict) and isinstance(item.get("url"), str)):
+            raise ValueError
+        name = item.get("name", "")
+        out.append(
+            RememberedServer(
+                url_without_credentials(item["url"]), name if isinstance(name, str) else ""
+            )
+        )
+    return out
+
+
+def _str_map(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError
+    return dict(value)
+
+
+def _sizes(value: Any) -> list[int]:
+    if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
+        raise ValueError
+    return list(value)
+
+
+def _ranged(low: int, high: int) -> Any:
+    def check(value: Any) -> int:
+        if not _is_int(value) or not low <= value <= high:
+            raise ValueError
+        return int(value)
+
+    return check
+
+
+def _log_level(value: Any) -> str:
+    if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
+        raise ValueError
+    return value.upper()
+
+
+_CHECKS: dict[str, Any] = {
+    "last_server_url": _optional_str,
+    "servers": _servers,
+    "window_geometry": _optional_str,
+    "last_agent": _str_map,
+    "splitter_sizes": _sizes,
+    "preview_debounce_ms": _ranged(0, 10_000),
+    "editor_font_size": _ranged(6, 72),
+    "log_level": _log_level,
+}
+
+
+def settings_from_json(data: Any) -> tuple[Settings, list[str]]:
+    """Settings from parsed JSON: each bad value falls back to its default, and is named."""
+    settings = Settings()
+    if not isinstance(data, dict):
+        return settings, ["(the whole file)"]
+    bad: list[str] = []
+    for f in fields(Settings):
+        if f.name not in data:
+            continue
+        try:
+            setattr(settings, f.name, _CHECKS[f.name](data[f.name]))
+        except ValueError:
+            bad.append(f.name)
+    return settings, bad
+
+
+# ---------------------------------------------------------------- the file
+
+
+def load_settings(path: Path) -> LoadedSettings:
+    """Read the settings; a missing file is the defaults, a broken one the defaults + a warning.
+
+    A file that isn't JSON at all is moved aside (``.broken``) so the next save can't
+    overwrite what the operator may want to look at.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return LoadedSettings(Settings(), None)
+    except OSError as exc:
+        return LoadedSettings(
+            Settings(),
+            f"Couldn't read the settings ({path}: {exc.strerror}); using the defaults.",
+        )
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        aside = path.with_name(path.name + ".broken")
+        try:
+            os.replace(path, aside)
+            kept = f" The broken file was kept as {aside}."
+        except OSError:
+            kept = ""
+        return LoadedSettings(
+            Settings(), f"The settings file {path} is damaged; using the defaults.{kept}"
+        )
+    settings, bad = settings_from_json(data)
+    warning = None
+    if bad:
+        warning = (
+            f"Some settings in {path} were not understood and are back to their defaults: "
+            f"{', '.join(bad)}."
+        )
+    return LoadedSettings(settings, warning)
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    """Write atomically: a temp file in the same folder, flushed, then os.replace.
+
+    A crash mid-write leaves the old file, never half a new one. Raises SettingsError.
+    """
+    data = asdict(settings)
+    body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
+    tmp_name: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as tmp:
+            tmp.write(body)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError as exc:
+        raise SettingsError(
+            f"Can't save the settings to {path}: {exc.strerror or exc}. "
+            "They stay as they are for this session."
+        ) from None
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):  # a stray temp file is harmless
+                os.unlink(tmp_name)
