@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from app.limits import EMBED_BUDGET_BYTES, EMBED_DEPTH, MARKER_MESSAGE
-from app.models import BrokenEmbed, Level, OrgFile, Reader, can_read, sha256_hex
+from app.models import BrokenEmbed, Level, OrgFile, Reader, sha256_hex
 
 EMBED_RE = re.compile(r"!\[\[([^\[\]\r\n]+)\]\]")
 """Section 1: ``![[`` + at least one character without brackets or line breaks + ``]]``."""
@@ -20,6 +21,7 @@ RESERVED_NAMES = frozenset({"guidelines", "task", "state", "memory", "unreachabl
 _NOT_NAME_CHARS = re.compile(r"[^A-Za-z0-9_-]")
 _NAME_START = re.compile(r"[A-Za-z_]")
 _MD_SUFFIX = re.compile(r"\.md\Z", re.IGNORECASE)
+_READ_ROLES = ("read", "write")
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 
 Lookup = Callable[[str], OrgFile | None]
@@ -34,6 +36,7 @@ def embed_path(inner: str) -> str:
     return inner.strip(" \t")
 
 
+@lru_cache(maxsize=4096)  # pure and called per embed: the preview re-expands on every pause
 def is_display_path(path: str, org_id: str) -> bool:
     """Section 2: ``org/<org_id>/<rest>``, no empty, ``.`` or ``..`` segment, no backslash."""
     if "\\" in path:
@@ -44,6 +47,7 @@ def is_display_path(path: str, org_id: str) -> bool:
     return all(p not in ("", ".", "..") for p in parts)
 
 
+@lru_cache(maxsize=4096)
 def level_of(path: str) -> Level:
     """Section 2: guild for ``org/<org>/guilds/…``, agent for ``…/agents/…``, else org."""
     parts = path.split("/", 3)
@@ -59,6 +63,7 @@ def file_stem(path: str) -> str:
     return _MD_SUFFIX.sub("", path.rsplit("/", 1)[-1])
 
 
+@lru_cache(maxsize=4096)
 def element_name(path: str) -> str:
     """Section 4: the element a note is wrapped in, named after its file."""
     name = _NOT_NAME_CHARS.sub("", file_stem(path))
@@ -74,6 +79,7 @@ def escape_attr(value: str) -> str:
     return value.translate(_ESCAPES)
 
 
+@lru_cache(maxsize=4096)
 def marker(path: str) -> str:
     """Section 6: what stands where an embed cannot reach its file."""
     return f'<unreachable path="{escape_attr(path)}" message="{MARKER_MESSAGE}" />'
@@ -82,6 +88,22 @@ def marker(path: str) -> str:
 def repeat_title(note: OrgFile) -> str:
     """Section 3.2: a note already inlined becomes its title, or its file stem."""
     return note.title if note.title else file_stem(note.display_path)
+
+
+@lru_cache(maxsize=4096)
+def _opening_tag(path: str) -> tuple[str, Level, str]:
+    """The element name, level and opening line a note at ``path`` is wrapped in."""
+    name, level = element_name(path), level_of(path)
+    return name, level, f'<{name} path="{escape_attr(path)}" level="{level}">\n'
+
+
+def _stored_size(text: str) -> int:
+    """UTF-8 bytes of ``text``; ASCII text (the usual note) needs no encoding to count.
+
+    ``surrogatepass`` counts a lone surrogate (JSON can carry ``"\\ud800"``) as its three
+    bytes instead of raising: the expander never raises on any text.
+    """
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 # ---------------------------------------------------------------- the result
@@ -134,15 +156,23 @@ Piece = TextPiece | NotePiece | CollectionPiece | RepeatPiece | MarkerPiece
 
 @dataclass(frozen=True, slots=True)
 class InlinedNote:
-    """A note a run inlines, as ``task_source.notes`` records it."""
+    """A note a run inlines, as ``task_source.notes`` records it.
+
+    ``text`` is the note as stored; its hash is computed only when asked for, because the
+    preview expands on every pause in typing and never needs it, while a run asks once.
+    """
 
     display_path: str
     title: str
     level: Level
     version: int
-    content_hash: str
     bytes: int
     hop: int
+    text: str = field(default="", repr=False)
+
+    @property
+    def content_hash(self) -> str:
+        return sha256_hex(self.text)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -184,6 +214,7 @@ class _Expander:
     def __init__(self, org_id: str, reader: Reader, lookup: Lookup) -> None:
         self.org_id = org_id
         self.reader = reader
+        self.principals = reader.principals()
         self.lookup = lookup
         self.inlined: set[str] = set()
         self.notes: list[InlinedNote] = []
@@ -193,7 +224,7 @@ class _Expander:
         self.task_embeds: list[str] = []
 
     def expand(self, text: str, hop: int, holder: str) -> tuple[str, tuple[Piece, ...]]:
-        if hop > EMBED_DEPTH or "![[" not in text:
+        if hop > EMBED_DEPTH:
             return text, ((TextPiece(text),) if text else ())
         out: list[str] = []
         pieces: list[Piece] = []
@@ -203,13 +234,15 @@ class _Expander:
             if start > pos:
                 out.append(text[pos:start])
                 pieces.append(TextPiece(text[pos:start]))
-            path = embed_path(match.group(1))
+            path = match.group(1).strip(" \t")  # embed_path(), inlined: it runs per embed
             if hop == 1:
                 self.task_embeds.append(path)
             rendered, piece = self.resolve(path, hop, holder)
             out.append(rendered)
             pieces.append(piece)
             pos = match.end()
+        if not pos:  # no embed: one scan of the text was all it took
+            return text, ((TextPiece(text),) if text else ())
         if pos < len(text):
             out.append(text[pos:])
             pieces.append(TextPiece(text[pos:]))
@@ -220,7 +253,7 @@ class _Expander:
         if found is not None and found.kind == "note" and found.display_path in self.inlined:
             title = repeat_title(found)
             return title, RepeatPiece(path, title, hop)
-        if found is not None and can_read(found.access, self.reader):
+        if found is not None and self.can_read(found):
             if found.kind == "note":
                 return self.inline(found, hop)
             if found.kind == "collection":
@@ -229,19 +262,23 @@ class _Expander:
         self.broken.append(BrokenEmbed(path, hop, holder))
         return marker(path), MarkerPiece(path, hop, holder)
 
+    def can_read(self, found: OrgFile) -> bool:
+        """``models.can_read`` with the reader's principals worked out once per expansion."""
+        principals = self.principals
+        for entry in found.access:  # a plain loop: a generator costs more than the check
+            if entry.role in _READ_ROLES and entry.principal in principals:
+                return True
+        return False
+
     def inline(self, note: OrgFile, hop: int) -> tuple[str, Piece]:
         path = note.display_path
         stored = note.text or ""
         self.inlined.add(path)  # before recursing: a note that embeds itself gets its title
-        size = len(stored.encode("utf-8"))
+        size = _stored_size(stored)
         self.embedded_bytes += size
-        level = level_of(path)
-        self.notes.append(
-            InlinedNote(path, note.title, level, note.version, sha256_hex(stored), size, hop)
-        )
+        name, level, head = _opening_tag(path)
+        self.notes.append(InlinedNote(path, note.title, level, note.version, size, hop, stored))
         inner, body = self.expand(stored.rstrip("\r\n"), hop + 1, path)
-        name = element_name(path)
-        head = f'<{name} path="{escape_attr(path)}" level="{level}">\n'
         return f"{head}{inner}\n</{name}>", NotePiece(path, name, level, note.title, hop, body)
 
 

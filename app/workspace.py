@@ -201,13 +201,26 @@ def _str(obj: dict[str, Any], key: str, where: str, default: str | None = None) 
     value = obj.get(key, default)
     if not isinstance(value, str) or (not value and default is None):
         raise WorkspaceError(f"{where}: {key} must be a non-empty string")
-    return value
+    return _utf8_text(value, key, where)
 
 
 def _opt_str(obj: dict[str, Any], key: str, where: str) -> str | None:
     value = obj.get(key)
     if value is not None and not isinstance(value, str):
         raise WorkspaceError(f"{where}: {key} must be a string")
+    return None if value is None else _utf8_text(value, key, where)
+
+
+def _utf8_text(value: str, key: str, where: str) -> str:
+    """JSON may escape a lone surrogate (``"\\ud800"``); it is not text, and limits count bytes."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise WorkspaceError(
+                f"{where}: {key} holds an unpaired surrogate ({value[exc.start]!a}) at "
+                f"character {exc.start}; it is not valid UTF-8 text"
+            ) from None
     return value
 
 
