@@ -1,0 +1,80 @@
+"""Builds the reference server's FastAPI app over one SQLite database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app import __version__
+from app.server import org_routes, task_routes
+from app.server.database import DatabaseError, ServerDatabase
+from app.server.responses import (
+    ApiError,
+    JsonResponse,
+    on_api_error,
+    on_http_exception,
+    on_unexpected,
+    on_validation_error,
+)
+from app.server.seeding import seed_if_new
+from app.server.test_hooks import install_test_hooks
+from app.workspace import Workspace, load_workspace
+
+
+def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
+    """Open (creating) the database and seed it from the workspace if it is new.
+
+    A workspace given as a path is read and checked first, every time: a malformed file is
+    refused with a WorkspaceError naming the bad entry, even when the database exists.
+    """
+    if isinstance(workspace, Path):
+        workspace = load_workspace(workspace)
+    db = ServerDatabase(db_path)
+    try:
+        if workspace is not None:
+            seed_if_new(db, workspace)
+        else:
+            with db.read() as tx:
+                if not tx.is_seeded():
+                    raise DatabaseError(
+                        f"database {db_path} is empty and no workspace was given to seed it"
+                    )
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def create_app(
+    db_path: Path, workspace: Workspace | Path | None = None, test_hooks: bool = False
+) -> FastAPI:
+    """The app, its database open and seeded; the database closes when the app shuts down."""
+    db = open_database(Path(db_path), workspace)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        db.close()
+
+    app = FastAPI(
+        title="Taskdesk reference server",
+        version=__version__,
+        default_response_class=JsonResponse,
+        lifespan=lifespan,
+    )
+    app.state.db = db
+    app.state.callers = {}
+    app.add_exception_handler(ApiError, on_api_error)
+    app.add_exception_handler(StarletteHTTPException, on_http_exception)
+    app.add_exception_handler(RequestValidationError, on_validation_error)
+    app.add_exception_handler(Exception, on_unexpected)
+    app.include_router(task_routes.router)
+    app.include_router(org_routes.router)
+    if test_hooks:
+        app.state.fault_plan = install_test_hooks(app)
+    return app

@@ -1,0 +1,542 @@
+"""The reference server's SQLite database: schema, connections, transactions and queries.
+
+The storage is the one the spec describes: the live Task on the agent row (``task``,
+``task_version``, ``task_hash``, ``task_updated_at``), earlier texts in ``task_revisions``
+(newest 50 kept), a ``file_changes`` row per save, and runs that keep the Task they started
+with. Writes run in ``BEGIN IMMEDIATE`` under a process lock, so a version check and the
+write that follows it are one atomic step even with many clients at once.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from app.expander import EMBED_RE, embed_path
+from app.limits import MAX_REVISIONS
+from app.models import AccessEntry, Kind, OrgFile, PersonType, sha256_hex
+from app.server.callers import Caller
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS guilds (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS people (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, token TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS agents (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    guild_id TEXT NOT NULL REFERENCES guilds(id),
+    token TEXT UNIQUE,
+    task TEXT NOT NULL,
+    task_version INTEGER NOT NULL,
+    task_hash TEXT NOT NULL,
+    task_updated_at TEXT NOT NULL,
+    task_updated_by_type TEXT NOT NULL,
+    task_updated_by_id TEXT NOT NULL,
+    task_updated_by_name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS task_revisions (
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    version INTEGER NOT NULL,
+    content_text TEXT NOT NULL,
+    replaced_at TEXT NOT NULL,
+    replaced_by_type TEXT NOT NULL,
+    replaced_by_id TEXT NOT NULL,
+    replaced_by_name TEXT NOT NULL,
+    PRIMARY KEY (agent_id, version)
+);
+CREATE TABLE IF NOT EXISTS files (
+    display_path TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT,
+    version INTEGER NOT NULL,
+    access TEXT NOT NULL,
+    deleted_at TEXT
+);
+CREATE TABLE IF NOT EXISTS file_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    display_path TEXT NOT NULL,
+    action TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    changed_at TEXT NOT NULL,
+    changed_by_type TEXT NOT NULL,
+    changed_by_id TEXT NOT NULL,
+    changed_by_name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    created_at TEXT NOT NULL,
+    created_by_id TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    task_source TEXT NOT NULL
+);
+"""
+
+
+def new_run_id() -> str:
+    return f"run_{secrets.token_hex(8)}"
+
+
+def utc_now() -> str:
+    """Now as ISO 8601 UTC with milliseconds, the form every stored time takes."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class DatabaseError(RuntimeError):
+    """The database file cannot be opened or is not a Taskdesk server database."""
+
+
+class VersionConflictError(Exception):
+    """A save named a version that is no longer the live one."""
+
+    def __init__(self, live_version: int) -> None:
+        super().__init__(f"version conflict (live version {live_version})")
+        self.live_version = live_version
+
+
+class FileEmbeddedError(Exception):
+    """A delete refused because live Tasks embed the file directly."""
+
+    def __init__(self, agent_ids: list[str]) -> None:
+        super().__init__(", ".join(agent_ids))
+        self.agent_ids = agent_ids
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionRecord:
+    version: int
+    content: str
+    replaced_at: str
+    replaced_by_type: str
+    replaced_by_id: str
+    replaced_by_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRecord:
+    """The live Task of an agent as stored, with its earlier versions newest first."""
+
+    agent_id: str
+    content: str
+    version: int
+    hash: str
+    updated_at: str
+    updated_by_type: str
+    updated_by_id: str
+    updated_by_name: str
+    revisions: tuple[RevisionRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AgentRecord:
+    id: str
+    name: str
+    guild_id: str
+    task_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    id: str
+    agent_id: str
+    created_at: str
+    system_prompt: str
+    task_source: dict[str, Any]
+
+
+def embedded_paths(task_text: str) -> set[str]:
+    """The paths a Task embeds directly (its own ``![[…]]``; notes are not read)."""
+    return {embed_path(m.group(1)) for m in EMBED_RE.finditer(task_text)}
+
+
+class Transaction:
+    """Every query the server runs, on one connection inside one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # ------------------------------------------------------------ org, people, agents
+
+    def is_seeded(self) -> bool:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'org_id'").fetchone()
+        return row is not None
+
+    def meta(self, key: str) -> str:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise DatabaseError(f"the database has no {key}; it was never seeded")
+        return str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def caller_for_token(self, token: str) -> Caller | None:
+        row = self.conn.execute(
+            "SELECT id, name, type FROM people WHERE token = ?", (token,)
+        ).fetchone()
+        if row is not None:
+            return Caller(row[0], row[1], _person_type(row[2]))
+        row = self.conn.execute(
+            "SELECT id, name, guild_id FROM agents WHERE token = ?", (token,)
+        ).fetchone()
+        if row is not None:
+            return Caller(row[0], row[1], "agent", guild_id=row[2])
+        return None
+
+    def person(self, person_id: str) -> Caller | None:
+        row = self.conn.execute(
+            "SELECT id, name, type FROM people WHERE id = ?", (person_id,)
+        ).fetchone()
+        return Caller(row[0], row[1], _person_type(row[2])) if row else None
+
+    def first_operator(self) -> Caller | None:
+        row = self.conn.execute(
+            "SELECT id, name, type FROM people WHERE type = 'operator' ORDER BY rowid LIMIT 1"
+        ).fetchone()
+        return Caller(row[0], row[1], "operator") if row else None
+
+    def add_guild(self, guild_id: str, name: str) -> None:
+        self.conn.execute("INSERT INTO guilds (id, name) VALUES (?, ?)", (guild_id, name))
+
+    def add_person(self, person_id: str, name: str, type_: str, token: str) -> None:
+        self.conn.execute(
+            "INSERT INTO people (id, name, type, token) VALUES (?, ?, ?, ?)",
+            (person_id, name, type_, token),
+        )
+
+    def add_agent(
+        self,
+        agent_id: str,
+        name: str,
+        guild_id: str,
+        token: str | None,
+        task: str,
+        *,
+        at: str,
+        by: Caller,
+    ) -> None:
+        """A new agent whose starting Task is version 1."""
+        self.conn.execute(
+            "INSERT INTO agents (id, name, guild_id, token, task, task_version, task_hash,"
+            " task_updated_at, task_updated_by_type, task_updated_by_id, task_updated_by_name)"
+            " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+            (agent_id, name, guild_id, token, task, sha256_hex(task), at, by.type, by.id, by.name),
+        )
+
+    def guilds(self) -> list[tuple[str, str]]:
+        return [tuple(r) for r in self.conn.execute("SELECT id, name FROM guilds ORDER BY id")]
+
+    def guild_exists(self, guild_id: str) -> bool:
+        row = self.conn.execute("SELECT 1 FROM guilds WHERE id = ?", (guild_id,)).fetchone()
+        return row is not None
+
+    def agents(self, guild_id: str | None = None) -> list[AgentRecord]:
+        sql = "SELECT id, name, guild_id, task_version FROM agents"
+        args: tuple[str, ...] = ()
+        if guild_id is not None:
+            sql += " WHERE guild_id = ?"
+            args = (guild_id,)
+        return [AgentRecord(*row) for row in self.conn.execute(sql + " ORDER BY id", args)]
+
+    def agent(self, agent_id: str) -> AgentRecord | None:
+        row = self.conn.execute(
+            "SELECT id, name, guild_id, task_version FROM agents WHERE id = ?", (agent_id,)
+        ).fetchone()
+        return AgentRecord(*row) if row else None
+
+    # ------------------------------------------------------------ the Task
+
+    def task(self, agent_id: str, *, with_revisions: bool = True) -> TaskRecord | None:
+        row = self.conn.execute(
+            "SELECT task, task_version, task_hash, task_updated_at, task_updated_by_type,"
+            " task_updated_by_id, task_updated_by_name FROM agents WHERE id = ?",
+            (agent_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        revisions: tuple[RevisionRecord, ...] = ()
+        if with_revisions:
+            revisions = tuple(
+                RevisionRecord(*r)
+                for r in self.conn.execute(
+                    "SELECT version, content_text, replaced_at, replaced_by_type, replaced_by_id,"
+                    " replaced_by_name FROM task_revisions WHERE agent_id = ?"
+                    " ORDER BY version DESC",
+                    (agent_id,),
+                )
+            )
+        content, version, digest, updated_at, by_type, by_id, by_name = row
+        return TaskRecord(
+            agent_id, content, version, digest, updated_at, by_type, by_id, by_name, revisions
+        )
+
+    def save_task(
+        self,
+        agent_id: str,
+        content: str,
+        *,
+        expected_version: int | None,
+        by: Caller,
+        at: str | None = None,
+    ) -> bool:
+        """Replace the live Task; False when the text is unchanged (nothing is written).
+
+        Call inside ``ServerDatabase.write()``: the version check and the write must be one
+        step. Raises VersionConflictError when ``expected_version`` is not the live version.
+        """
+        live = self.task(agent_id, with_revisions=False)
+        if live is None:
+            raise KeyError(agent_id)
+        if expected_version is not None and expected_version != live.version:
+            raise VersionConflictError(live.version)
+        if content == live.content:
+            return False
+        when = at or utc_now()
+        if live.content:  # an empty previous text is not worth a version to restore
+            self.conn.execute(
+                "INSERT INTO task_revisions (agent_id, version, content_text, replaced_at,"
+                " replaced_by_type, replaced_by_id, replaced_by_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (agent_id, live.version, live.content, when, by.type, by.id, by.name),
+            )
+            self.conn.execute(
+                "DELETE FROM task_revisions WHERE agent_id = ? AND version NOT IN"
+                " (SELECT version FROM task_revisions WHERE agent_id = ?"
+                "  ORDER BY version DESC LIMIT ?)",
+                (agent_id, agent_id, MAX_REVISIONS),
+            )
+        version = live.version + 1
+        digest = sha256_hex(content)
+        self.conn.execute(
+            "UPDATE agents SET task = ?, task_version = ?, task_hash = ?, task_updated_at = ?,"
+            " task_updated_by_type = ?, task_updated_by_id = ?, task_updated_by_name = ?"
+            " WHERE id = ?",
+            (content, version, digest, when, by.type, by.id, by.name, agent_id),
+        )
+        org_id = self.meta("org_id")
+        self._file_change(
+            f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by
+        )
+        return True
+
+    def _file_change(
+        self, path: str, action: str, version: int, text: str, at: str, by: Caller
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO file_changes (display_path, action, version, content_hash, bytes,"
+            " changed_at, changed_by_type, changed_by_id, changed_by_name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                path,
+                action,
+                version,
+                sha256_hex(text),
+                len(text.encode()),
+                at,
+                by.type,
+                by.id,
+                by.name,
+            ),
+        )
+
+    def file_changes(self, path: str) -> list[dict[str, Any]]:
+        cur = self.conn.execute(
+            "SELECT action, version, content_hash, bytes, changed_at, changed_by_type,"
+            " changed_by_id, changed_by_name FROM file_changes WHERE display_path = ?"
+            " ORDER BY id",
+            (path,),
+        )
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
+    def agents_embedding(self, display_path: str) -> list[str]:
+        """Agents whose live Task text embeds ``display_path`` directly, sorted."""
+        # instr() narrows the rows cheaply; the embed parser decides.
+        rows = self.conn.execute(
+            "SELECT id, task FROM agents WHERE instr(task, ?) > 0 ORDER BY id", (display_path,)
+        )
+        return [agent_id for agent_id, task in rows if display_path in embedded_paths(task)]
+
+    # ------------------------------------------------------------ notes and other files
+
+    def file(self, display_path: str) -> OrgFile | None:
+        row = self.conn.execute(
+            "SELECT display_path, kind, title, text, version, access FROM files"
+            " WHERE display_path = ? AND deleted_at IS NULL",
+            (display_path,),
+        ).fetchone()
+        return _org_file(row) if row else None
+
+    def files(self) -> list[OrgFile]:
+        rows = self.conn.execute(
+            "SELECT display_path, kind, title, text, version, access FROM files"
+            " WHERE deleted_at IS NULL ORDER BY display_path"
+        )
+        return [_org_file(row) for row in rows]
+
+    def put_file(self, file: OrgFile, *, by: Caller, at: str | None = None) -> OrgFile:
+        """Create or replace a file; a replaced file's version goes up by one."""
+        when = at or utc_now()
+        old = self.conn.execute(
+            "SELECT version FROM files WHERE display_path = ?", (file.display_path,)
+        ).fetchone()
+        version = old[0] + 1 if old else file.version
+        access = json.dumps([{"principal": e.principal, "role": e.role} for e in file.access])
+        self.conn.execute(
+            "INSERT OR REPLACE INTO files (display_path, kind, title, text, version, access,"
+            " deleted_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+            (file.display_path, file.kind, file.title, file.text, version, access),
+        )
+        self._file_change(file.display_path, "put", version, file.text or "", when, by)
+        stored = self.file(file.display_path)
+        assert stored is not None
+        return stored
+
+    def delete_file(self, display_path: str, *, by: Caller) -> bool:
+        """Delete a file; False when there is none. Raises FileEmbeddedError when Tasks embed it."""
+        found = self.file(display_path)
+        if found is None:
+            return False
+        embedding = self.agents_embedding(display_path)
+        if embedding:
+            raise FileEmbeddedError(embedding)
+        when = utc_now()
+        self.conn.execute(
+            "UPDATE files SET deleted_at = ? WHERE display_path = ?", (when, display_path)
+        )
+        self._file_change(display_path, "delete", found.version, "", when, by)
+        return True
+
+    # ------------------------------------------------------------ runs
+
+    def add_run(
+        self,
+        run_id: str,
+        agent_id: str,
+        created_at: str,
+        system_prompt: str,
+        task_source: dict[str, Any],
+        *,
+        by: Caller,
+    ) -> RunRecord:
+        run = RunRecord(run_id, agent_id, created_at, system_prompt, task_source)
+        self.conn.execute(
+            "INSERT INTO runs (id, agent_id, created_at, created_by_id, system_prompt,"
+            " task_source) VALUES (?, ?, ?, ?, ?, ?)",
+            (run.id, agent_id, run.created_at, by.id, system_prompt, json.dumps(task_source)),
+        )
+        return run
+
+    def run(self, run_id: str) -> RunRecord | None:
+        row = self.conn.execute(
+            "SELECT id, agent_id, created_at, system_prompt, task_source FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return RunRecord(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+
+def _person_type(value: str) -> PersonType:
+    if value == "member":
+        return "member"
+    if value == "agent":
+        return "agent"
+    return "operator"
+
+
+def _kind(value: str) -> Kind:
+    return "note" if value == "note" else "collection" if value == "collection" else "file"
+
+
+def _org_file(row: tuple[Any, ...]) -> OrgFile:
+    access = tuple(AccessEntry(e["principal"], e["role"]) for e in json.loads(row[5]))
+    return OrgFile(row[0], _kind(row[1]), row[2], row[3], row[4], access)
+
+
+class ServerDatabase:
+    """A pool of connections to one SQLite file in WAL mode, handed out per transaction."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        # SQLite's own lock would also serialise writers, but a busy writer there waits in
+        # sleeps; a process lock hands the write over at once and keeps the race tight.
+        self._write_lock = threading.Lock()
+        self._closed = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = self._connect()
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise DatabaseError(f"cannot open database {self.path}: {exc}") from None
+        self._pool.put(conn)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+        )
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        with self._all_lock:
+            self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        if self._closed:
+            raise DatabaseError("the database is closed")
+        try:
+            conn = self._pool.get_nowait()
+        except queue.Empty:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            self._pool.put(conn)
+
+    @contextmanager
+    def read(self) -> Iterator[Transaction]:
+        """A consistent snapshot: every query sees the same committed state."""
+        with self._connection() as conn:
+            conn.execute("BEGIN")
+            try:
+                yield Transaction(conn)
+            finally:
+                conn.execute("COMMIT")
+
+    @contextmanager
+    def write(self) -> Iterator[Transaction]:
+        """One atomic write: committed when the block ends, rolled back when it raises."""
+        with self._write_lock, self._connection() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self._closed = True
+        with self._all_lock:
+            conns, self._all = self._all, []
+        for conn in conns:
+            conn.close()

@@ -1,0 +1,136 @@
+"""The org-wide endpoints: who am I, agents, guilds, embed status, the picker's notes, notes.
+
+Reading a note: operators read every file of the org; members and agents only what an
+access list gives them (anything else is 404 ``not found``, so a caller cannot tell a file
+it may not read from a missing one). Deleting a note: operators only; a note or collection
+that a live Task embeds directly is refused with 409.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.expander import file_stem, level_of
+from app.models import OrgFile
+from app.server.auth import CallerDep, database
+from app.server.database import FileEmbeddedError
+from app.server.live_expansion import expand_live_task
+from app.server.responses import ApiError, JsonResponse
+
+router = APIRouter()
+
+
+@router.get("/api/me")
+def me(request: Request, caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        org_id = tx.meta("org_id")
+    return JsonResponse(
+        {"id": caller.id, "name": caller.name, "type": caller.type, "org_id": org_id}
+    )
+
+
+@router.get("/api/org/agents")
+def org_agents(request: Request, _caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        agents = tx.agents()
+    return JsonResponse(
+        {
+            "agents": [
+                {"id": a.id, "name": a.name, "guild_id": a.guild_id, "task_version": a.task_version}
+                for a in agents
+            ]
+        }
+    )
+
+
+@router.get("/api/org/guilds")
+def org_guilds(request: Request, _caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        guilds = tx.guilds()
+    return JsonResponse({"guilds": [{"id": gid, "name": name} for gid, name in guilds]})
+
+
+@router.get("/api/guilds/{guild_id}/embed-status")
+def embed_status(guild_id: str, request: Request, _caller: CallerDep) -> Response:
+    rows: list[dict[str, Any]] = []
+    with database(request).read() as tx:
+        if not tx.guild_exists(guild_id):
+            raise ApiError(404, "no such guild")
+        for agent in tx.agents(guild_id):
+            task = tx.task(agent.id, with_revisions=False)
+            assert task is not None
+            expansion = expand_live_task(tx, agent, task.content)
+            rows.append({"id": agent.id, "broken_embeds": [b.to_json() for b in expansion.broken]})
+    return JsonResponse({"agents": rows})
+
+
+def _title(file: OrgFile) -> str:
+    return file.title or file_stem(file.display_path)
+
+
+@router.get("/api/org/embeddable-notes")
+def embeddable_notes(request: Request, caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        files = tx.files()
+    notes = [
+        {
+            "display_path": f.display_path,
+            "title": _title(f),
+            "kind": f.kind,
+            "level": level_of(f.display_path),
+        }
+        for f in files
+        if f.kind in ("note", "collection") and caller.can_read(f.access)
+    ]
+    return JsonResponse({"notes": notes})
+
+
+def note_body(file: OrgFile) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "display_path": file.display_path,
+        "title": _title(file),
+        "kind": file.kind,
+        "level": level_of(file.display_path),
+        "version": file.version,
+        "content_hash": file.content_hash,
+    }
+    if file.kind == "note":
+        body["text"] = file.text or ""
+    body["access"] = [{"principal": e.principal, "role": e.role} for e in file.access]
+    return body
+
+
+@router.get("/api/notes/{display_path:path}")
+def get_note(display_path: str, request: Request, caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        found = tx.file(display_path)
+    if found is None or not caller.can_read(found.access):
+        raise ApiError(404, "not found")
+    return JsonResponse(note_body(found))
+
+
+@router.delete("/api/notes/{display_path:path}", status_code=204)
+def delete_note(display_path: str, request: Request, caller: CallerDep) -> Response:
+    with database(request).write() as tx:
+        org_id = tx.meta("org_id")
+        parts = display_path.split("/")
+        is_task = len(parts) == 5 and parts[:3] == ["org", org_id, "agents"]
+        if is_task and parts[4] == "task.md" and tx.agent(parts[3]) is not None:
+            raise ApiError(422, "cannot delete this file")
+        found = tx.file(display_path)
+        if found is None or not caller.can_read(found.access):
+            raise ApiError(404, "not found")
+        if not caller.is_operator:
+            raise ApiError(422, "only operators can delete notes")
+        if found.kind == "file":  # Memory and records belong to their agent, not the picker
+            raise ApiError(422, "cannot delete this file")
+        try:
+            tx.delete_file(display_path, by=caller)
+        except FileEmbeddedError as embedded:
+            raise ApiError(
+                409, f"note is embedded in task ({', '.join(embedded.agent_ids)})"
+            ) from None
+    return Response(status_code=204)

@@ -1,0 +1,75 @@
+"""JSON responses serialised with orjson, and the one error shape every failure takes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+
+class JsonResponse(Response):
+    """A JSON body built by orjson: a 13 MB Task with 50 revisions in milliseconds."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+class ApiError(Exception):
+    """An error the API answers with ``{"error": message}`` (plus ``extra`` fields)."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra or {}
+        self.headers = headers
+
+
+def error_response(
+    status: int,
+    message: str,
+    extra: dict[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JsonResponse:
+    return JsonResponse({"error": message, **(extra or {})}, status_code=status, headers=headers)
+
+
+# Starlette's own statuses (unknown route, wrong method) in the API's words.
+_HTTP_MESSAGES = {404: "not found", 405: "method not allowed"}
+
+
+async def on_api_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.message, exc.extra, exc.headers)
+
+
+async def on_http_exception(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    message = _HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
+    return error_response(exc.status_code, message, headers=exc.headers)
+
+
+async def on_validation_error(_request: Request, exc: Exception) -> Response:
+    """FastAPI's validation errors as one readable line instead of its list of details."""
+    assert isinstance(exc, RequestValidationError)
+    first = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+    return error_response(422, f"{where}: {first.get('msg', 'invalid request')}")
+
+
+async def on_unexpected(_request: Request, _exc: Exception) -> Response:
+    return error_response(500, "internal server error")

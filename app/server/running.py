@@ -1,0 +1,121 @@
+"""Runs the reference server with uvicorn in a daemon thread on a loopback port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+
+import uvicorn
+
+from app.server.app_factory import create_app
+from app.workspace import Workspace
+
+START_TIMEOUT = 15.0
+STOP_TIMEOUT = 5.0
+
+
+class ServerStartError(RuntimeError):
+    """The server thread ended before it accepted connections."""
+
+
+class ServerHandle:
+    """A running reference server: ``url``, ``port``, ``stop()``; also a context manager."""
+
+    def __init__(self, server: uvicorn.Server, thread: threading.Thread, host: str, port: int):
+        self._server = server
+        self._thread = thread
+        self.host = host
+        self.port = port
+        self.url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def stop(self) -> None:
+        """Stop accepting, close idle connections, and wait for the thread to end."""
+        self._server.should_exit = True
+        self._thread.join(STOP_TIMEOUT)
+        if self._thread.is_alive():  # a request still running past its grace: cut it off
+            self._server.force_exit = True
+            self._thread.join(STOP_TIMEOUT)
+
+    def __enter__(self) -> ServerHandle:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto IPPROTO_TCP matters: asyncio turns on TCP_NODELAY only for sockets that say TCP,
+    # and without it a response's headers and body wait on a 40 ms delayed ACK. Accepted
+    # sockets inherit the option on Linux too.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def start_server(
+    workspace: Path | Workspace | None,
+    db_path: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    test_hooks: bool = False,
+) -> ServerHandle:
+    """Start the server and return once it accepts connections.
+
+    The database is seeded from ``workspace`` only when it is new; a malformed workspace
+    raises WorkspaceError naming the bad entry. ``port=0`` takes a free port.
+    """
+    app = create_app(Path(db_path), workspace, test_hooks)
+    # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
+    try:
+        sock = _listening_socket(host, port)
+    except OSError:
+        app.state.db.close()
+        raise
+    config = uvicorn.Config(
+        app,
+        log_config=None,  # leave the host program's logging alone
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        ws="none",
+        timeout_graceful_shutdown=1,
+        timeout_keep_alive=30,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="taskdesk-server", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT
+    # uvicorn sets `started` once the socket serves; no event exists, so wait on the thread.
+    while not server.started:
+        thread.join(0.005)
+        if not thread.is_alive() or time.monotonic() > deadline:
+            server.should_exit = True
+            sock.close()
+            app.state.db.close()
+            raise ServerStartError(f"the server on {host}:{port} did not start")
+    bound_port = sock.getsockname()[1]
+    return ServerHandle(server, thread, host, bound_port)

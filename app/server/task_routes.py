@@ -1,0 +1,208 @@
+"""The Task endpoints (GET, PUT and DELETE task.md) and the runs that carry the Task.
+
+Who may read a Task: any authenticated caller of the org (operators, members and agents);
+an agent reads its Task in every run anyway. Only operators write it.
+Who may start a run: any authenticated caller of the org.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.expander import task_display_path, task_source
+from app.limits import TASK_MAX_BYTES, utf8_len
+from app.server.auth import CallerDep, database
+from app.server.database import (
+    AgentRecord,
+    RunRecord,
+    TaskRecord,
+    Transaction,
+    VersionConflictError,
+    new_run_id,
+    utc_now,
+)
+from app.server.live_expansion import expand_live_task
+from app.server.request_body import JsonBody
+from app.server.responses import ApiError, JsonResponse
+from app.server.system_prompt import build_system_prompt
+
+router = APIRouter()
+
+TASK_PATH = "/api/agents/{agent_id}/files/task.md"
+
+_PUT_BODY_DOC: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["content"],
+                    "properties": {
+                        "content": {"type": "string", "description": "at most 262,144 bytes"},
+                        "expected_version": {"type": "integer"},
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+def etag_of(task: TaskRecord) -> str:
+    return f'"v{task.version}-{task.hash[:16]}"'
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    if not if_none_match:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+def task_body(org_id: str, task: TaskRecord) -> dict[str, Any]:
+    """GET task.md's body (also PUT's): spec fields first, then the reference server's own."""
+    return {
+        "path": "task.md",
+        "display_path": task_display_path(org_id, task.agent_id),
+        "content": task.content,
+        "version": task.version,
+        "revisions": [
+            {
+                "version": r.version,
+                "content": r.content,
+                "replaced_at": r.replaced_at,
+                "replaced_by_name": r.replaced_by_name,
+                "replaced_by_type": r.replaced_by_type,
+                "replaced_by_id": r.replaced_by_id,
+            }
+            for r in task.revisions
+        ],
+        "agent_id": task.agent_id,
+        "hash": task.hash,
+        "updated_at": task.updated_at,
+        "updated_by_name": task.updated_by_name,
+        "updated_by_type": task.updated_by_type,
+        "updated_by_id": task.updated_by_id,
+    }
+
+
+def task_response(org_id: str, task: TaskRecord) -> JsonResponse:
+    return JsonResponse(task_body(org_id, task), headers={"ETag": etag_of(task)})
+
+
+def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
+    agent = tx.agent(agent_id)
+    if agent is None:
+        raise ApiError(404, "no such agent")
+    return agent
+
+
+@router.get(TASK_PATH)
+def get_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        live = tx.task(agent_id, with_revisions=False)
+        if live is None:
+            raise ApiError(404, "no such agent")
+        etag = etag_of(live)
+        if etag_matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers={"ETag": etag})
+        task = tx.task(agent_id)
+        org_id = tx.meta("org_id")
+    assert task is not None
+    return task_response(org_id, task)
+
+
+@router.put(TASK_PATH, openapi_extra=_PUT_BODY_DOC)
+def put_task(
+    agent_id: str,
+    request: Request,
+    caller: CallerDep,
+    body: JsonBody,
+) -> Response:
+    db = database(request)
+    with db.read() as tx:
+        _agent_or_404(tx, agent_id)
+    expected = body.get("expected_version")
+    # bool is an int to Python but not to the API; null, 1.5 and "1" are not integers either.
+    if "expected_version" in body and type(expected) is not int:
+        raise ApiError(422, "expected_version must be an integer")
+    if not caller.is_operator:
+        raise ApiError(422, "task is not writable")
+    content = body.get("content")
+    if not isinstance(content, str):
+        raise ApiError(422, "content must be a string")
+    if utf8_len(content) > TASK_MAX_BYTES:
+        raise ApiError(422, "write exceeds 256 KB")
+    with db.write() as tx:
+        try:
+            tx.save_task(agent_id, content, expected_version=expected, by=caller)
+        except VersionConflictError as conflict:
+            raise ApiError(
+                409, "version conflict", extra={"version": conflict.live_version}
+            ) from None
+        except KeyError:
+            raise ApiError(404, "no such agent") from None
+        task = tx.task(agent_id)
+        org_id = tx.meta("org_id")
+    assert task is not None
+    return task_response(org_id, task)
+
+
+@router.delete(TASK_PATH)
+def delete_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        _agent_or_404(tx, agent_id)
+    raise ApiError(422, "cannot delete this file")
+
+
+def run_body(run: RunRecord) -> dict[str, Any]:
+    return {
+        "id": run.id,
+        "system_prompt": run.system_prompt,
+        "task_source": run.task_source,
+        "agent_id": run.agent_id,
+        "created_at": run.created_at,
+    }
+
+
+@router.post("/api/agents/{agent_id}/runs", status_code=201)
+def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
+    # One write transaction: the Task and notes the run records are the ones it expanded.
+    with database(request).write() as tx:
+        agent = _agent_or_404(tx, agent_id)
+        task = tx.task(agent_id, with_revisions=False)
+        assert task is not None
+        expansion = expand_live_task(tx, agent, task.content)
+        if expansion.over_budget:
+            raise ApiError(422, "embed budget exceeded")
+        org_id = tx.meta("org_id")
+        source = task_source(
+            expansion,
+            version=task.version,
+            task_text=task.content,
+            display_path=task_display_path(org_id, agent_id),
+        )
+        run_id, created_at = new_run_id(), utc_now()
+        prompt = build_system_prompt(
+            agent_name=agent.name,
+            guild_name=dict(tx.guilds()).get(agent.guild_id, agent.guild_id),
+            org_name=tx.meta("org_name"),
+            expanded_task=expansion.text,
+            run_id=run_id,
+            created_at=created_at,
+        )
+        run = tx.add_run(run_id, agent_id, created_at, prompt, source, by=caller)
+    return JsonResponse(run_body(run), status_code=201)
+
+
+@router.get("/api/runs/{run_id}")
+def get_run(run_id: str, request: Request, _caller: CallerDep) -> Response:
+    with database(request).read() as tx:
+        run = tx.run(run_id)
+    if run is None:
+        raise ApiError(404, "no such run")
+    return JsonResponse(run_body(run))
