@@ -1,0 +1,170 @@
+"""The one way work leaves the GUI thread: jobs on thread pools, results back as signals."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, Literal
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QDeadlineTimer,
+    QObject,
+    QRunnable,
+    Qt,
+    QThreadPool,
+    Signal,
+    Slot,
+)
+
+Lane = Literal["net", "disk"]
+Done = Callable[[Any], None]
+Failed = Callable[[BaseException], None]
+
+NET_THREADS = 4
+"""Requests run side by side (a save, a remote check, a preview's note fetch)."""
+
+log = logging.getLogger(__name__)
+
+
+class _Job(QRunnable):
+    """Runs one function on a pool thread and hands the outcome to the runner.
+
+    The job lets go of the function before it signals: the runner (on the GUI thread) holds
+    the last references to the callbacks and whatever they capture, so QObjects captured in
+    them are never destroyed on a pool thread.
+    """
+
+    def __init__(self, runner: Runner, job_id: int, fn: Callable[[], Any]):
+        super().__init__()
+        self.setAutoDelete(True)
+        self._runner = runner
+        self._id = job_id
+        self._fn: Callable[[], Any] | None = fn
+
+    def run(self) -> None:
+        fn, self._fn = self._fn, None
+        assert fn is not None
+        try:
+            outcome: tuple[bool, Any] = (True, fn())
+        except BaseException as exc:  # every failure must reach a callback, never vanish
+            outcome = (False, exc)
+        del fn
+        self._runner._keep_outcome(self._id, outcome)
+        del outcome
+        self._runner._finished.emit(self._id)
+
+
+class Runner(QObject):
+    """Runs functions off the GUI thread and calls back on it.
+
+    ``submit(fn, on_done=, on_error=, lane=)`` runs ``fn()`` on a pool: the ``net`` lane has
+    a few threads; the ``disk`` lane has one, so disk writes (drafts) land in the order they
+    were submitted. ``on_done(result)`` or ``on_error(exc)`` is then called on the thread the
+    runner lives in (the GUI thread) through a queued signal. Exactly one of them is called for
+    every job, whatever ``fn`` raises.
+
+    ``Runner(sync=True)`` runs each job inline and calls back at once: a deterministic mode for
+    unit tests and the stateful property test.
+    """
+
+    _finished = Signal(int)  # a job id, emitted from pool threads
+
+    def __init__(self, *, sync: bool = False, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.sync = sync
+        self._jobs: dict[int, tuple[Callable[[], Any], Done, Failed]] = {}
+        self._outcomes: dict[int, tuple[bool, Any]] = {}
+        self._outcomes_lock = threading.Lock()
+        self._next_id = 0
+        self._closed = False
+        self._net = QThreadPool(self)
+        self._net.setMaxThreadCount(NET_THREADS)
+        self._disk = QThreadPool(self)
+        self._disk.setMaxThreadCount(1)  # one thread: writes keep their order
+        # Queued: the callback runs in the runner's own thread, not the pool's.
+        self._finished.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def pending(self) -> int:
+        """Jobs submitted whose callback has not run yet."""
+        return len(self._jobs)
+
+    def is_idle(self) -> bool:
+        return not self._jobs
+
+    def submit(
+        self,
+        fn: Callable[[], Any],
+        *,
+        on_done: Done,
+        on_error: Failed,
+        lane: Lane = "net",
+    ) -> None:
+        """Runs ``fn`` on ``lane``; exactly one of ``on_done``/``on_error`` follows."""
+        if lane not in ("net", "disk"):
+            raise ValueError(f"unknown lane {lane!r}")
+        if self._closed:
+            raise RuntimeError("the runner has been shut down")
+        if self.sync:
+            self._run_inline(fn, on_done, on_error)
+            return
+        self._next_id += 1
+        self._jobs[self._next_id] = (fn, on_done, on_error)
+        pool = self._net if lane == "net" else self._disk
+        pool.start(_Job(self, self._next_id, fn))
+
+    def _run_inline(self, fn: Callable[[], Any], on_done: Done, on_error: Failed) -> None:
+        try:
+            result = fn()
+        except BaseException as exc:
+            on_error(exc)
+        else:
+            on_done(result)
+
+    def _keep_outcome(self, job_id: int, outcome: tuple[bool, Any]) -> None:
+        with self._outcomes_lock:
+            self._outcomes[job_id] = outcome
+
+    @Slot(int)
+    def _deliver(self, job_id: int) -> None:
+        with self._outcomes_lock:
+            ok, value = self._outcomes.pop(job_id)
+        _, on_done, on_error = self._jobs.pop(job_id)
+        if ok:
+            on_done(value)
+        else:
+            on_error(value)
+
+    def wait_idle(self, timeout_ms: int = 10_000) -> bool:
+        """Waits until every job has run and its callback has been delivered.
+
+        For tests and shutdown only: it blocks the calling thread. Callbacks may submit more
+        work; that is waited for too. False when ``timeout_ms`` ran out first.
+        """
+        deadline = QDeadlineTimer(timeout_ms)
+        while self._jobs:
+            remaining = max(0, deadline.remainingTime())
+            if not (self._net.waitForDone(remaining) and self._disk.waitForDone(remaining)):
+                return False
+            # The jobs are done; their callbacks are posted events on this object.
+            QCoreApplication.sendPostedEvents(self)
+            if self._jobs and deadline.hasExpired():
+                return False
+        return True
+
+    def shutdown(self, timeout_ms: int = 10_000) -> bool:
+        """Lets running and queued jobs finish (queued draft writes must land), then closes.
+
+        Returns False when jobs were still running at the timeout; their callbacks are
+        dropped, but the pools are waited for again so no thread outlives the runner.
+        """
+        finished = self.wait_idle(timeout_ms)
+        self._closed = True
+        if not finished:
+            log.warning("background jobs still running at shutdown; waiting for them")
+            self._net.waitForDone()
+            self._disk.waitForDone()
+            QCoreApplication.sendPostedEvents(self)
+        return finished

@@ -1,0 +1,104 @@
+"""Fixtures for the session tests: a real server behind a real fault proxy, a real store."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import shiboken6
+
+from app.client import TaskdeskClient
+from app.runner import Runner
+from app.server import ServerHandle
+from app.store import LocalStore
+
+_here = Path(__file__).resolve().parent
+
+
+def _env() -> Any:
+    """Loads session_env.py by path (importlib mode) so test modules can ``import`` it."""
+    name = "session_env"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _here / "session_env.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+env = _env()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerHandle]:
+    with env.running_server(tmp_path) as handle:
+        yield handle
+
+
+@pytest.fixture
+def hooks(server: ServerHandle) -> Any:
+    hooks = env.TestHooks(server.url)
+    yield hooks
+    hooks.reset()
+
+
+@pytest.fixture
+def proxy(server: ServerHandle) -> Iterator[Any]:
+    """Our operator's requests go through this proxy: it counts them and can refuse them."""
+    with env.FaultProxy(server.url) as running:
+        yield running
+
+
+@pytest.fixture
+def ann(proxy: Any) -> Iterator[TaskdeskClient]:
+    """The operator at this desk, through the proxy."""
+    with env.client(proxy.url, env.ANN) as opened:
+        yield opened
+
+
+@pytest.fixture
+def bob(server: ServerHandle) -> Iterator[TaskdeskClient]:
+    """Another operator saving from elsewhere, straight to the server."""
+    with env.client(server.url, env.BOB) as opened:
+        yield opened
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[LocalStore]:
+    with LocalStore(tmp_path / "desk" / "store.sqlite3") as opened:
+        yield opened
+
+
+@pytest.fixture
+def runner(qapp: Any) -> Iterator[Runner]:
+    running = Runner()
+    yield running
+    assert running.shutdown(15_000), "background jobs outlived the test"
+
+
+@pytest.fixture
+def make_harness(
+    ann: TaskdeskClient, store: LocalStore, runner: Runner
+) -> Iterator[Callable[..., Any]]:
+    made: list[Any] = []
+
+    def make(**kw: Any) -> Any:
+        kw.setdefault("client", ann)
+        kw.setdefault("store", store)
+        kw.setdefault("runner", runner)
+        harness = env.make_harness(**kw)
+        made.append(harness)
+        return harness
+
+    yield make
+    for harness in made:  # before the runner shuts down: close() writes the last draft
+        if not shiboken6.isValid(harness.session):
+            continue  # the test dropped it (a crash)
+        harness.session.close()
+        harness.runner.wait_idle()
+        harness.session.deleteLater()

@@ -1,0 +1,135 @@
+"""PreviewPipeline with the real PreviewNotes, renderer and reference server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import session_env as env
+
+from app.expander import Expansion
+from app.models import Reader
+from app.preview_notes import PreviewExpansion, PreviewNotes
+from app.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
+from app.render.preview_html import render_preview
+
+CONTEXT = PreviewContext(
+    org_id="o_acme",
+    reader=Reader("a_writer", "guild_ops"),
+    task_path="org/o_acme/agents/a_writer/task.md",
+)
+EMBED = "![[org/o_acme/guilds/guild_ops/style-guide.md]]"
+
+
+@dataclass
+class CountingNotes:
+    """The real PreviewNotes, with a record of the texts it was asked to expand."""
+
+    real: PreviewNotes
+    asked: list[str] = field(default_factory=list)
+
+    def expand_for_preview(
+        self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
+    ) -> PreviewExpansion:
+        self.asked.append(task_text)
+        return self.real.expand_for_preview(
+            task_text, org_id=org_id, reader=reader, task_path=task_path
+        )
+
+
+@pytest.fixture
+def notes(ann: Any, store: Any) -> CountingNotes:
+    return CountingNotes(PreviewNotes(ann, store, env.SERVER_KEY))
+
+
+def pipeline(
+    runner: Any, notes: Any, text: list[str], **kw: Any
+) -> tuple[PreviewPipeline, list[PreviewResult], list[Any]]:
+    made = PreviewPipeline(runner=runner, notes=notes, text_source=lambda: text[0], **kw)
+    results: list[PreviewResult] = []
+    messages: list[Any] = []
+    made.ready.connect(results.append)
+    made.message.connect(messages.append)
+    made.set_context(CONTEXT)
+    return made, results, messages
+
+
+def test_a_burst_of_keystrokes_makes_one_preview_of_the_latest_text(
+    qtbot: Any, runner: Any, notes: CountingNotes
+) -> None:
+    text = ["# Writer\n\n" + EMBED]
+    made, results, _ = pipeline(runner, notes, text, debounce_ms=50)
+    qtbot.waitUntil(lambda: len(results) == 1)  # set_context draws at once
+    for i in range(20):
+        text[0] = f"# Writer {i}\n\n{EMBED}"
+        made.schedule()
+    qtbot.waitUntil(lambda: len(results) == 2 and not made.busy)
+    assert notes.asked[-1] == text[0] and len(notes.asked) == 2
+    latest = results[-1]
+    assert "Writer 19" in latest.html
+    assert "Write short sentences." in latest.html  # the note is inlined
+    assert latest.text_version > results[0].text_version
+    assert not latest.unknown and not latest.unsupported
+
+
+def test_requests_during_a_slow_preview_collapse_into_one_follow_up(
+    qtbot: Any, runner: Any, notes: CountingNotes, hooks: Any
+) -> None:
+    hooks.delay(0.4, path="/api/notes/")  # fetching the note is slow
+    text = ["first " + EMBED]
+    made, results, _ = pipeline(runner, notes, text, debounce_ms=10)
+    qtbot.waitUntil(lambda: len(notes.asked) == 1)  # the first, slow, job is running
+    for word in ("second", "third", "fourth"):
+        text[0] = f"{word} {EMBED}"
+        made.schedule()
+        made.refresh_now()
+    qtbot.waitUntil(lambda: not made.busy, timeout=5000)
+    assert notes.asked == ["first " + EMBED, "fourth " + EMBED]
+    assert [r.expansion.text.split()[0] for r in results] == ["first", "fourth"]
+    versions = [r.text_version for r in results]
+    assert versions == sorted(versions)
+
+
+def test_a_failing_renderer_becomes_one_message_and_the_pipeline_recovers(
+    qtbot: Any, runner: Any, notes: CountingNotes
+) -> None:
+    broken = [True]
+
+    def render(expansion: Expansion) -> str:
+        if broken[0]:
+            raise ValueError("renderer fault")
+        return render_preview(expansion)
+
+    text = ["plain text"]
+    made, results, messages = pipeline(runner, notes, text, render=render, debounce_ms=10)
+    qtbot.waitUntil(lambda: len(messages) == 1)
+    made.schedule()
+    qtbot.waitUntil(lambda: not made.busy)
+    assert len(messages) == 1  # once per spell of failures, not per keystroke
+    assert messages[0].level == "warning"
+    assert "renderer fault" not in messages[0].text and "untouched" in messages[0].text
+    assert results == []
+    broken[0] = False
+    made.schedule()
+    qtbot.waitUntil(lambda: len(results) == 1)
+    assert "plain text" in results[0].html
+
+
+def test_the_preview_says_what_it_could_not_check_when_offline(
+    qtbot: Any, runner: Any, notes: CountingNotes, proxy: Any
+) -> None:
+    proxy.add(env.Fault.REFUSE)
+    text = [EMBED]
+    _, results, messages = pipeline(runner, notes, text)
+    qtbot.waitUntil(lambda: len(results) == 1, timeout=5000)
+    assert results[0].unknown == ("org/o_acme/guilds/guild_ops/style-guide.md",)
+    assert results[0].notice
+    assert messages == []
+
+
+def test_nothing_is_drawn_without_a_context(qtbot: Any, runner: Any, notes: Any) -> None:
+    made = PreviewPipeline(runner=runner, notes=notes, text_source=lambda: "x", debounce_ms=1)
+    made.schedule()
+    qtbot.waitUntil(lambda: not made.busy)
+    assert notes.asked == []

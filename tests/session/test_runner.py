@@ -1,0 +1,95 @@
+"""The Runner: work off the GUI thread, results back on it, failures never lost."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from app.runner import Runner
+
+
+def test_results_come_back_on_the_gui_thread(qtbot: Any, runner: Runner) -> None:
+    gui = threading.get_ident()
+    seen: dict[str, int] = {}
+
+    def work() -> int:
+        seen["worker"] = threading.get_ident()
+        return 42
+
+    got: list[int] = []
+    runner.submit(
+        work,
+        on_done=lambda v: (got.append(v), seen.setdefault("done", threading.get_ident())),
+        on_error=pytest.fail,
+    )
+    qtbot.waitUntil(lambda: got == [42])
+    assert seen["worker"] != gui
+    assert seen["done"] == gui
+    assert runner.is_idle()
+
+
+def test_a_failure_always_reaches_on_error(qtbot: Any, runner: Runner) -> None:
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        raise OSError("disk gone")
+
+    runner.submit(work, on_done=pytest.fail, on_error=errors.append)
+    qtbot.waitUntil(lambda: len(errors) == 1)
+    assert isinstance(errors[0], OSError)
+
+
+def test_the_disk_lane_keeps_the_order_of_writes(qtbot: Any, runner: Runner) -> None:
+    written: list[int] = []
+    lock = threading.Lock()
+
+    def write(i: int) -> None:
+        with lock:
+            written.append(i)
+
+    for i in range(200):
+        runner.submit(
+            lambda i=i: write(i), on_done=lambda _: None, on_error=pytest.fail, lane="disk"
+        )
+    assert runner.wait_idle(10_000)
+    assert written == list(range(200))
+
+
+def test_the_net_lane_runs_jobs_side_by_side(qtbot: Any, runner: Runner) -> None:
+    both = threading.Barrier(2, timeout=5)
+    done: list[int] = []
+    for i in range(2):
+        runner.submit(lambda i=i: (both.wait(), i)[1], on_done=done.append, on_error=pytest.fail)
+    qtbot.waitUntil(lambda: sorted(done) == [0, 1])
+
+
+def test_sync_mode_runs_inline(qtbot: Any) -> None:
+    runner = Runner(sync=True)
+    got: list[Any] = []
+    runner.submit(lambda: threading.get_ident(), on_done=got.append, on_error=pytest.fail)
+    assert got == [threading.get_ident()]
+    runner.submit(lambda: 1 / 0, on_done=pytest.fail, on_error=got.append)
+    assert isinstance(got[-1], ZeroDivisionError)
+
+
+def test_shutdown_lets_queued_writes_land(qtbot: Any) -> None:
+    runner = Runner()
+    gate = threading.Event()
+    written: list[int] = []
+    runner.submit(lambda: gate.wait(5), on_done=lambda _: None, on_error=pytest.fail, lane="disk")
+    for i in range(5):
+        runner.submit(
+            lambda i=i: written.append(i), on_done=lambda _: None, on_error=pytest.fail, lane="disk"
+        )
+    gate.set()
+    assert runner.shutdown(5000)
+    assert written == [0, 1, 2, 3, 4]
+    with pytest.raises(RuntimeError):
+        runner.submit(lambda: None, on_done=lambda _: None, on_error=lambda _: None)
+
+
+def test_an_unknown_lane_is_refused(runner: Runner) -> None:
+    with pytest.raises(ValueError, match="lane"):
+        runner.submit(lambda: None, on_done=print, on_error=print, lane="gpu")  # type: ignore[arg-type]
