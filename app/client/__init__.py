@@ -1,0 +1,47 @@
+"""The client layer: `TaskdeskClient` and the typed errors every call may raise."""
+
+from app.client.api import TaskdeskClient
+from app.client.errors import (
+    BadResponse,
+    BudgetExceeded,
+    ConnectionLost,
+    InvalidRequest,
+    NoteEmbedded,
+    NotFound,
+    NotWritable,
+    Offline,
+    RateLimited,
+    SaveUncertain,
+    ServerError,
+    TaskdeskError,
+    TimedOut,
+    TooLarge,
+    Unauthorized,
+    Unreachable,
+    VersionConflict,
+)
+from app.client.runs import RunInfo, RunNote, TaskSource
+
+__all__ = [
+    "BadResponse",
+    "BudgetExceeded",
+    "ConnectionLost",
+    "InvalidRequest",
+    "NotFound",
+    "NotWritable",
+    "NoteEmbedded",
+    "Offline",
+    "RateLimited",
+    "RunInfo",
+    "RunNote",
+    "SaveUncertain",
+    "ServerError",
+    "TaskSource",
+    "TaskdeskClient",
+    "TaskdeskError",
+    "TimedOut",
+    "TooLarge",
+    "Unauthorized",
+    "Unreachable",
+    "VersionConflict",
+]

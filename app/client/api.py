@@ -1,0 +1,223 @@
+"""`TaskdeskClient`: every endpoint of the Taskdesk API as a typed call."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from urllib.parse import quote
+
+import orjson
+
+from app.client.errors import (
+    BadResponse,
+    ConnectionLost,
+    InvalidRequest,
+    SaveUncertain,
+    TaskdeskError,
+    TimedOut,
+)
+from app.client.parse import (
+    agents_from,
+    embed_status_from,
+    embeddable_notes_from,
+    guilds_from,
+    me_from,
+    note_from,
+    parse_answer,
+    run_from,
+    task_from,
+)
+from app.client.runs import RunInfo
+from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
+from app.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
+
+log = logging.getLogger(__name__)
+
+
+def _segment(value: str) -> str:
+    """One path segment, escaped so an id can never reach another route."""
+    return quote(value, safe="")
+
+
+class TaskdeskClient:
+    """A client of one Taskdesk server, for one token. Safe to share between threads.
+
+    Every call either returns the server's answer as dataclasses or raises a
+    `TaskdeskError` subclass (see `app.client.errors`).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        connect_timeout: float = 3.05,
+        read_timeout: float = 10.0,
+        deadline: float = DEFAULT_DEADLINE,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    ) -> None:
+        self._http = Transport(
+            base_url,
+            token,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            deadline=deadline,
+            max_body_bytes=max_body_bytes,
+        )
+        self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
+        self._tasks_lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    def __repr__(self) -> str:
+        return f"TaskdeskClient({self._http.base_url!r})"
+
+    def __enter__(self) -> TaskdeskClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    # ------------------------------------------------------------------ people and org
+
+    def me(self) -> Me:
+        answer = self._http.request("GET", "/api/me")
+        return parse_answer(answer.body, "who you are", me_from, _type(answer))
+
+    def agents(self) -> list[AgentRow]:
+        answer = self._http.request("GET", "/api/org/agents")
+        return parse_answer(answer.body, "the agent list", agents_from, _type(answer))
+
+    def guilds(self) -> list[Guild]:
+        answer = self._http.request("GET", "/api/org/guilds")
+        return parse_answer(answer.body, "the guild list", guilds_from, _type(answer))
+
+    # ------------------------------------------------------------------ the Task
+
+    def _task_path(self, agent_id: str) -> str:
+        return f"/api/agents/{_segment(agent_id)}/files/task.md"
+
+    def cached_task(self, agent_id: str) -> TaskDoc | None:
+        """The last Task this client read or saved for the agent, without asking the server."""
+        with self._tasks_lock:
+            return self._tasks.get(agent_id)
+
+    def get_task(self, agent_id: str) -> TaskDoc:
+        """The agent's live Task. Asks with the last ETag, so an unchanged Task costs no body."""
+        known = self.cached_task(agent_id)
+        headers = {"If-None-Match": known.etag} if known is not None and known.etag else {}
+        answer = self._http.request(
+            "GET", self._task_path(agent_id), headers=headers, expect=(200, 304)
+        )
+        if answer.status == 304:
+            if known is None:
+                raise BadResponse(
+                    "The server said the Task was unchanged, but nothing was asked about. "
+                    "Try again; the server may be misconfigured.",
+                    status=304,
+                )
+            return known
+        return self._remember(agent_id, answer)
+
+    def _remember(self, agent_id: str, answer: Answer) -> TaskDoc:
+        etag = answer.headers.get("ETag")
+        doc = parse_answer(answer.body, "the Task", task_from(agent_id, etag), _type(answer))
+        with self._tasks_lock:
+            if etag:
+                self._tasks[agent_id] = doc
+            else:
+                self._tasks.pop(agent_id, None)
+        return doc
+
+    def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc:
+        """Save the Task. Never re-sent blindly: when the answer is lost, the live Task is read
+        and the save counts as done only if it holds exactly ``content``; otherwise
+        `SaveUncertain` reports what was found."""
+        payload: dict[str, object] = {"content": content}
+        if expected_version is not None:
+            payload["expected_version"] = expected_version
+        try:
+            body = orjson.dumps(payload)
+        except orjson.JSONEncodeError:  # a lone surrogate: not valid UTF-8, not sendable
+            raise InvalidRequest(
+                "The Task holds a character that cannot be saved (a broken Unicode character, "
+                "often from pasted text). Retype or delete the odd character, then save again."
+            ) from None
+        try:
+            answer = self._http.request("PUT", self._task_path(agent_id), body=body)
+            return self._remember(agent_id, answer)
+        except (ConnectionLost, TimedOut) as lost:
+            log.debug(
+                "save of %s lost its answer (%s); reading the live Task",
+                agent_id,
+                type(lost).__name__,
+            )
+        except BadResponse as garbled:
+            # Cut off, garbled or unparsable after a success status: the save may have landed.
+            # A redirect (3xx) was never a save.
+            if garbled.status is not None and not 200 <= garbled.status < 300:
+                raise
+            log.debug("save of %s answered unreadably; reading the live Task", agent_id)
+        return self._confirm_save(agent_id, content)
+
+    def _confirm_save(self, agent_id: str, content: str) -> TaskDoc:
+        with self._tasks_lock:
+            self._tasks.pop(agent_id, None)  # a fresh read, whatever was cached
+        try:
+            live = self.get_task(agent_id)
+        except TaskdeskError:
+            raise SaveUncertain(None) from None
+        if live.content == content:
+            return live
+        raise SaveUncertain(live)
+
+    def delete_task(self, agent_id: str) -> None:
+        """Always refused by the server (the Task cannot be deleted): raises `NotWritable`."""
+        self._http.request("DELETE", self._task_path(agent_id), expect=(200, 204))
+
+    # ------------------------------------------------------------------ embeds and notes
+
+    def embed_status(self, guild_id: str) -> list[AgentEmbedStatus]:
+        answer = self._http.request("GET", f"/api/guilds/{_segment(guild_id)}/embed-status")
+        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+
+    def embeddable_notes(self) -> list[EmbeddableNote]:
+        answer = self._http.request("GET", "/api/org/embeddable-notes")
+        return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))
+
+    def _note_path(self, display_path: str) -> str:
+        segments = display_path.split("/")
+        if any(s in ("", ".", "..") for s in segments):
+            # Escaped dots would still be normalised away by some servers and proxies.
+            raise InvalidRequest(f"“{display_path}” is not a display path of a note.")
+        return "/api/notes/" + "/".join(_segment(s) for s in segments)
+
+    def note(self, display_path: str) -> OrgFile:
+        answer = self._http.request("GET", self._note_path(display_path))
+        return parse_answer(answer.body, "the note", note_from, _type(answer))
+
+    def delete_note(self, display_path: str) -> None:
+        """Delete a note; `NoteEmbedded` when a live Task embeds it."""
+        self._http.request("DELETE", self._note_path(display_path), expect=(200, 204))
+
+    # ------------------------------------------------------------------ runs
+
+    def create_run(self, agent_id: str) -> RunInfo:
+        """Start a run; `BudgetExceeded` when the Task's embeds hold more than 64 KB."""
+        answer = self._http.request(
+            "POST", f"/api/agents/{_segment(agent_id)}/runs", body=b"{}", expect=(200, 201)
+        )
+        return parse_answer(answer.body, "the new run", run_from, _type(answer))
+
+    def get_run(self, run_id: str) -> RunInfo:
+        answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")
+        return parse_answer(answer.body, "the run", run_from, _type(answer))
+
+
+def _type(answer: Answer) -> str:
+    return answer.headers.get("Content-Type", "")

@@ -1,0 +1,139 @@
+"""The one place that turns an HTTP error status and its `{"error": …}` body into a typed error."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+import orjson
+
+from app.client.errors import (
+    BadResponse,
+    BudgetExceeded,
+    InvalidRequest,
+    NoteEmbedded,
+    NotFound,
+    NotWritable,
+    RateLimited,
+    ServerError,
+    TaskdeskError,
+    TimedOut,
+    TooLarge,
+    Unauthorized,
+    VersionConflict,
+)
+
+SERVER_TEXT_MAX = 200
+"""Server-provided text quoted in a message is cut here: messages are read by people."""
+
+_EMBEDDED_IN = re.compile(r"note is embedded in task \((?P<ids>[^)]*)\)")
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def quoted_server_text(text: str) -> str:
+    """Server text made safe to show: one line, no control characters, bounded length."""
+    flat = _UNPRINTABLE.sub(" ", text).strip()
+    return flat if len(flat) <= SERVER_TEXT_MAX else flat[: SERVER_TEXT_MAX - 1] + "…"
+
+
+def error_body(body: bytes) -> tuple[str | None, dict[str, object]]:
+    """The `error` message and the whole object of an error body; (None, {}) when unreadable."""
+    if not body:
+        return None, {}
+    try:
+        parsed = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None, {}
+    if not isinstance(parsed, dict):
+        return None, {}
+    message = parsed.get("error")
+    return (message if isinstance(message, str) else None), parsed
+
+
+def retry_after_seconds(value: str | None, *, now: datetime | None = None) -> float | None:
+    """Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 §10.2.3)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def said_brief(message: str | None) -> str:
+    return f" (it said “{quoted_server_text(message)}”)" if message else ""
+
+
+def error_for_status(
+    status: int, headers: Mapping[str, str], body: bytes, *, server: str
+) -> TaskdeskError:
+    """The typed error for a non-success answer. ``server`` names the server in messages."""
+    message, parsed = error_body(body)
+    said = f" The server said: “{quoted_server_text(message)}”." if message else ""
+    if status == 409:
+        if message is not None and (found := _EMBEDDED_IN.search(message)):
+            ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())
+            return NoteEmbedded(ids)
+        live = parsed.get("version")
+        # A 409 from a server without the extension (or with no body) still is a conflict.
+        live_version = live if isinstance(live, int) and not isinstance(live, bool) else None
+        return VersionConflict(live_version)
+    if status == 422:
+        if message == "task is not writable":
+            return NotWritable()
+        if message == "write exceeds 256 KB":
+            return TooLarge()
+        if message == "embed budget exceeded":
+            return BudgetExceeded()
+        if message == "cannot delete this file":
+            return NotWritable(
+                "The Task itself cannot be deleted. To empty it, clear the text and save."
+            )
+        return InvalidRequest(f"The server refused the request as invalid.{said}")
+    if status in (401, 403):
+        return (
+            Unauthorized()
+            if status == 401
+            else Unauthorized(
+                f"The server does not let this token do that (HTTP 403).{said} "
+                "Sign in as an operator, or ask one to make the change."
+            )
+        )
+    if status == 404:
+        return NotFound(
+            f"The server has no such item{said_brief(message)}; it may have been deleted. "
+            "Refresh the list and try again."
+        )
+    if status == 413:
+        return TooLarge()
+    if status == 429:
+        return RateLimited(retry_after_seconds(headers.get("Retry-After")))
+    if status == 504:
+        return TimedOut(
+            f"A gateway in front of {server} gave up waiting for it (HTTP 504). "
+            "Try again in a moment."
+        )
+    if 500 <= status <= 599:
+        return ServerError(status, retry_after_seconds(headers.get("Retry-After")))
+    if 300 <= status <= 399:
+        where = headers.get("Location")
+        target = f" to “{quoted_server_text(where)}”" if where else ""
+        return BadResponse(
+            f"The server at {server} answered with a redirect{target} (HTTP {status}). "
+            "Taskdesk does not follow redirects, so your token only goes to the server you "
+            "configured: put the final address in the connection settings.",
+            status=status,
+        )
+    if 400 <= status <= 499:
+        return InvalidRequest(f"The server refused the request (HTTP {status}).{said}")
+    return BadResponse(
+        f"The server at {server} sent an unexpected HTTP status {status}.", status=status
+    )
