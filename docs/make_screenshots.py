@@ -1,0 +1,151 @@
+"""Write PNGs of Taskdesk's main states to docs/, from the demo workspace on a temporary server.
+
+Run from the project root: `.venv/bin/python docs/make_screenshots.py` (offscreen by default).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+SIZE = (1280, 800)
+
+
+def main() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    home = Path(tempfile.mkdtemp(prefix="taskdesk-shots-"))
+    os.environ["TASKDESK_HOME"] = str(home)  # a fresh local workspace, settings and store
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    os.environ.pop("TASKDESK_TOKEN", None)
+    sys.path.insert(0, str(ROOT))
+
+    from PySide6.QtCore import QDeadlineTimer, QPoint
+    from PySide6.QtGui import QColor, QPainter, QTextCursor
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from widgets.launcher import prepare_application
+    from widgets.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    prepare_application(app)
+
+    def wait_until(what: str, done: Callable[[], bool], timeout_ms: int = 15_000) -> None:
+        deadline = QDeadlineTimer(timeout_ms)
+        while not done():
+            if deadline.hasExpired():
+                raise SystemExit(f"make_screenshots: timed out waiting for {what}")
+            app.processEvents()
+
+    def settle() -> None:
+        for _ in range(20):
+            app.processEvents()
+
+    def save(widget: QWidget, name: str, overlay: QWidget | None = None) -> None:
+        settle()
+        shot = widget.grab()
+        if overlay is not None:
+            # A dialog is its own window: draw it where it would sit over the main window.
+            top = overlay.grab()
+            painter = QPainter(shot)
+            painter.fillRect(shot.rect(), QColor(0, 0, 0, 60))
+            painter.drawPixmap(
+                QPoint((shot.width() - top.width()) // 2, (shot.height() - top.height()) // 3), top
+            )
+            painter.end()
+        path = DOCS / name
+        shot.save(str(path))
+        print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
+
+    window = MainWindow(data_dir=home / "data")
+    window.resize(*SIZE)
+    window.show()
+    window.start(None)  # no server configured: the embedded default
+    wait_until(
+        "the first Task",
+        lambda: window.task_tab.agent is not None and not window.task_tab.state.loading,
+    )
+    tab = window.task_tab
+    wait_until("the preview", lambda: bool(tab.preview.pane.toPlainText().strip()))
+    save(window, "screenshot-preview.png")
+
+    tab.set_mode_edit(True)
+    tab.editor.moveCursor(QTextCursor.MoveOperation.Start)
+    save(window, "screenshot-edit.png")
+
+    # Versions and the conflict on the agent with the longest history.
+    from app.client import TaskdeskClient
+
+    assert window.connection is not None
+    with TaskdeskClient(window.connection.url, window.connection.token) as me:
+        agent_id = max(window.agent_model.agent_ids(), key=lambda a: len(me.get_task(a).revisions))
+    if tab.agent is None or tab.agent.id != agent_id:
+        window.on_agent_chosen(agent_id)
+        wait_until(
+            "the agent",
+            lambda: (
+                tab.agent is not None
+                and tab.agent.id == agent_id
+                and tab.state.live is not None
+                and tab.state.live.agent_id == agent_id
+            ),
+        )
+    tab.set_mode_edit(True)
+    window.actions_.versions.trigger()
+    panel = tab.versions
+    if panel.model.rowCount() > 1:
+        panel.select_row(1)
+        panel.compare_button.click()
+        wait_until("the diff", lambda: panel.diff_view.model is not None)
+    save(window, "screenshot-versions.png")
+    window.actions_.versions.trigger()
+
+    # A conflict: another operator of the demo saves while this one edits.
+    from app.embedded import local_workspace_paths
+    from app.workspace import load_workspace
+
+    workspace = load_workspace(local_workspace_paths(home / "data")[0])
+    operators = [p for p in workspace.people if p.type == "operator"]
+    if len(operators) > 1 and window.connection is not None:
+        with TaskdeskClient(window.connection.url, operators[1].token) as other:
+            live = other.get_task(agent_id)
+            other.put_task(
+                agent_id, live.content + "\n- Reply within one working day.\n", live.version
+            )
+        tab.editor.moveCursor(QTextCursor.MoveOperation.End)
+        tab.editor.insertPlainText("\n- Escalate refunds over 500 EUR.\n")
+        window.actions_.save.trigger()
+        wait_until("the conflict", lambda: tab.conflict_banner.isVisible())
+        save(window, "screenshot-conflict.png")
+        tab.conflict_banner.compare_button.click()
+        dialog = tab.compare_dialog
+        if dialog is not None:
+            wait_until("the comparison", lambda: dialog.diff_view.model is not None)
+            dialog.resize(1100, 600)
+            save(window, "screenshot-compare.png", overlay=dialog)
+            dialog.close()
+        tab.conflict_banner.keep_mine_button.click()
+        wait_until("the save", lambda: not tab.has_unsaved())
+    else:
+        print("make_screenshots: the demo has one operator; no conflict screenshot")
+
+    wait_until("the notes to insert", lambda: tab.editor.embeddable_model.rowCount() > 0)
+    window.actions_.insert_note.trigger()
+    picker = tab.picker
+    assert picker is not None
+    save(window, "screenshot-picker.png", overlay=picker)
+    picker.reject()
+
+    window._closing_confirmed = True
+    window.close()
+    window.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""Connect to another server: its address and the operator's token, checked before use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectRequest:
+    """What the operator asked for; ``remember`` keeps the token in the system keyring."""
+
+    url: str
+    token: str
+    remember: bool
+
+
+def check_server_url(text: str) -> tuple[str | None, str]:
+    """(normalised URL, "") for a usable address, or (None, what is wrong with it)."""
+    url = text.strip().rstrip("/")
+    if not url:
+        return None, "Enter the server's address, such as https://taskdesk.example.com."
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None, "The address must start with http:// or https://."
+    if not parts.hostname:
+        return None, "The address has no host name."
+    try:
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError:
+        return None, "The port in the address is not a number between 0 and 65535."
+    if parts.query or parts.fragment:
+        return None, "The address must not carry ? or # parts."
+    return url, ""
+
+
+class ConnectDialog(QDialog):
+    """Asks for URL and token. Connect emits ``submitted(ConnectRequest)`` and stays open:
+    the window closes it once the server has accepted the token, or shows why not."""
+
+    submitted = Signal(object)
+
+    def __init__(
+        self,
+        url: str = "",
+        token: str = "",
+        *,
+        keyring_available: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Connect to server")
+        self.setModal(True)
+        self.request: ConnectRequest | None = None
+
+        self.url_edit = QLineEdit(url)
+        self.url_edit.setPlaceholderText("https://taskdesk.example.com")
+        self.url_edit.setAccessibleName("Server address")
+        self.token_edit = QLineEdit(token)
+        self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token_edit.setPlaceholderText("Your operator token")
+        self.token_edit.setAccessibleName("Token")
+        self.remember_box = QCheckBox("Remember the token in the system keyring")
+        self.remember_box.setAccessibleName("Remember the token in the system keyring")
+        self.remember_box.setChecked(keyring_available)
+        self.remember_box.setEnabled(keyring_available)
+        if not keyring_available:
+            self.remember_box.setToolTip(
+                "No system keyring is available: the token is kept for this session only."
+            )
+        self.error_label = QLabel()
+        self.error_label.setObjectName("formError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_label.hide()
+
+        form = QFormLayout()
+        form.addRow("Server &address", self.url_edit)
+        form.addRow("&Token", self.token_edit)
+        for field in (self.url_edit, self.token_edit):
+            label = form.labelForField(field)
+            if isinstance(label, QLabel):
+                label.setBuddy(field)
+
+        self.buttons = QDialogButtonBox()
+        self.connect_button: QPushButton = self.buttons.addButton(
+            "Connect", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.connect_button.setAccessibleName("Connect")
+        self.connect_button.setDefault(True)
+        self.cancel_button: QPushButton = self.buttons.addButton(
+            "Cancel", QDialogButtonBox.ButtonRole.RejectRole
+        )
+        self.cancel_button.setAccessibleName("Cancel")
+        self.connect_button.clicked.connect(self._on_connect)
+        self.cancel_button.clicked.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.remember_box)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(460)
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.show()
+        self.set_busy(False)
+
+    def set_busy(self, busy: bool) -> None:
+        """While signing in: one attempt at a time."""
+        self.connect_button.setEnabled(not busy)
+        self.connect_button.setText("Connecting…" if busy else "Connect")
+
+    def _on_connect(self) -> None:
+        url, problem = check_server_url(self.url_edit.text())
+        if url is None:
+            self.show_error(problem)
+            self.url_edit.setFocus()
+            return
+        token = self.token_edit.text().strip()
+        if not token:
+            self.show_error("Enter your token. Your server's administrator can give you one.")
+            self.token_edit.setFocus()
+            return
+        self.request = ConnectRequest(url, token, self.remember_box.isChecked())
+        self.error_label.hide()
+        self.set_busy(True)
+        self.submitted.emit(self.request)

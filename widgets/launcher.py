@@ -1,0 +1,161 @@
+"""The `taskdesk` entry point: command-line work goes to app.cli; otherwise it opens the window.
+
+Qt is imported only once a window is really wanted, so `taskdesk serve`, `expand` and
+`--version` start fast and work on a machine without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
+    from PySide6.QtWidgets import QApplication
+
+    from widgets.main_window import MainWindow
+
+CLI_COMMANDS = ("serve", "expand")
+CLI_FLAGS = ("--version", "-V")
+
+NO_DISPLAY_MESSAGE = (
+    "taskdesk: no display to show a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+    "run `QT_QPA_PLATFORM=offscreen taskdesk` to run without a screen, or run it under "
+    "Xvfb (`xvfb-run taskdesk`)."
+)
+
+
+def display_problem(env: Mapping[str, str], platform: str) -> str | None:
+    """The one line to print when no window can be shown, or None when one can.
+
+    Only Linux and the BSDs need a display server; Qt would abort there without one.
+    """
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None
+    if any(env.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return NO_DISPLAY_MESSAGE
+
+
+def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="taskdesk",
+        description="Edit the Task of your agents. Subcommands: serve, expand (see "
+        "`taskdesk serve --help`); --version prints the version.",
+    )
+    parser.add_argument("--server", metavar="URL", help="open the app on this server")
+    return parser.parse_args(list(args))
+
+
+def setup_logging() -> str:
+    """Log to taskdesk.log in the platform's log folder; returns the file's path."""
+    from app.paths import log_dir
+
+    folder = log_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "taskdesk.log"
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+    except OSError:
+        # A read-only home must not stop the editor; messages still reach the operator.
+        return ""
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return str(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `taskdesk`; returns the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and (args[0] in CLI_COMMANDS or args[0] in CLI_FLAGS):
+        from app.cli import main as cli_main
+
+        return int(cli_main(args) or 0)
+    options = _window_arguments(args)
+    problem = display_problem(os.environ, sys.platform)
+    if problem is not None:
+        print(problem, file=sys.stderr, flush=True)
+        return 2
+    return run_window(options.server)
+
+
+def prepare_application(app: QApplication) -> None:
+    """Names and the stylesheet: the same for the program, the screenshots and the benchmark."""
+    from app.resource_files import resource
+
+    app.setApplicationName("Taskdesk")
+    app.setOrganizationName("Taskdesk")
+    app.setDesktopFileName("taskdesk")
+    style = resource("style.qss")
+    if style.is_file():
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
+
+
+def open_window(app: QApplication, server_url: str | None, launch: Any = None) -> MainWindow:
+    """Show the main window now; connecting starts once it has painted.
+
+    ``launch``: the local server already starting (see ``launch_local_server_early``).
+    """
+    from widgets.main_window import MainWindow
+    from widgets.messages import install_excepthook
+
+    window = MainWindow(log_path=setup_logging())
+    install_excepthook(window.messages, window.secrets)
+    window.show()
+    # TASKDESK_TOKEN is read by the token store, for this session only.
+    window.start_after_first_paint(server_url, launch)
+    return window
+
+
+def launch_local_server_early(server_url: str | None) -> Any:
+    """Start the local workspace's server process before Qt loads, when it will be needed:
+    it then gets ready on another core while the window is built and painted."""
+    if server_url is not None:
+        return None
+    from app.embedded import launch_if_local
+    from app.paths import data_dir
+
+    return launch_if_local(data_dir())
+
+
+def run_window(server_url: str | None) -> int:
+    """Show the window at once; the server, the session and heavy modules follow it."""
+    launch = launch_local_server_early(server_url)
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    prepare_application(app)
+    window = open_window(app, server_url, launch)
+    _quit_on_signals(app, window)
+    code = app.exec()
+    window.shutdown()
+    return code
+
+
+def _quit_on_signals(app: QApplication, window: MainWindow) -> None:
+    """Ctrl+C and SIGTERM close the window the normal way (unsaved edits still ask, drafts
+    are written, the local server stops) instead of being ignored inside Qt's event loop."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        QTimer.singleShot(0, window.close)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, on_signal)
+    # Python runs signal handlers only between bytecodes: a slow idle timer gives it the
+    # chance while Qt waits for events.
+    wake = QTimer(app)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
