@@ -10,7 +10,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
@@ -28,16 +28,57 @@ NO_DISPLAY_MESSAGE = (
 )
 
 
-def display_problem(env: Mapping[str, str], platform: str) -> str | None:
+X11_LIBRARIES_MESSAGE = (
+    "taskdesk: Qt can't open a window on X11: {missing}. Install Qt's X11 libraries (on "
+    "Debian or Ubuntu: `sudo apt-get install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 "
+    "libxkbcommon-x11-0`), or run `QT_QPA_PLATFORM=offscreen taskdesk` to run without a screen."
+)
+
+
+def display_problem(
+    env: Mapping[str, str], platform: str, x11_missing: Callable[[], str | None] | None = None
+) -> str | None:
     """The one line to print when no window can be shown, or None when one can.
 
-    Only Linux and the BSDs need a display server; Qt would abort there without one.
+    Only Linux and the BSDs need a display server; Qt would abort there without one, and it
+    aborts the same way on X11 when a library its xcb plugin needs is missing.
     """
     if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return None
-    if any(env.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+    chosen = env.get("QT_QPA_PLATFORM", "").strip()
+    if chosen and chosen != "xcb":
         return None
-    return NO_DISPLAY_MESSAGE
+    if not any(
+        env.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    ):
+        return NO_DISPLAY_MESSAGE
+    if chosen != "xcb" and env.get("WAYLAND_DISPLAY", "").strip():
+        return None
+    missing = (x11_missing or _xcb_plugin_missing)()
+    return X11_LIBRARIES_MESSAGE.format(missing=missing) if missing else None
+
+
+def _xcb_plugin_missing() -> str | None:
+    """What stops Qt's xcb plugin from loading (the loader's own words), or None.
+
+    A dlopen of the plugin finds every missing system library the way Qt would, without a
+    subprocess; the Qt libraries it pulls in are loaded a moment later anyway.
+    """
+    import ctypes
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    spec = find_spec("PySide6")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    plugin = Path(next(iter(spec.submodule_search_locations)), "Qt/plugins/platforms/libqxcb.so")
+    if not plugin.exists():
+        return None
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as exc:
+        return str(exc).replace(str(plugin) + ": ", "")
+    return None
 
 
 def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
