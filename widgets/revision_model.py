@@ -16,6 +16,8 @@ VERSION_ROLE = Qt.ItemDataRole.UserRole + 1
 CONTENT_ROLE = Qt.ItemDataRole.UserRole + 2
 IS_LIVE_ROLE = Qt.ItemDataRole.UserRole + 3
 ROW_ROLE = Qt.ItemDataRole.UserRole + 4
+TITLE_ROLE = Qt.ItemDataRole.UserRole + 5
+DETAIL_ROLE = Qt.ItemDataRole.UserRole + 6
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 Clock = Callable[[], datetime]
@@ -32,12 +34,22 @@ class RevisionRow:
     by: str | None
     live: bool
 
+    def title(self) -> str:
+        """The first line of the row: ``v3``, or ``v4 (live)``."""
+        return f"v{self.version} (live)" if self.live else f"v{self.version}"
+
+    def detail(self, now: datetime) -> str:
+        """The second line: ``replaced 16 Feb 2026 by Chen``, ``changed 3 min ago by Ann``."""
+        who = f"by {self.by}" if self.by else ""
+        if self.live and not self.when:
+            return who
+        verb = "changed" if self.live else "replaced"
+        return f"{verb} {relative_time(self.when, now)}" + (f" {who}" if who else "")
+
     def label(self, now: datetime) -> str:
-        who = f" by {self.by}" if self.by else ""
-        if self.live:
-            when = f" — changed {relative_time(self.when, now)}" if self.when else ""
-            return f"v{self.version} (live){when}{who}"
-        return f"v{self.version} — replaced {relative_time(self.when, now)}{who}"
+        """Both lines as one, for screen readers and type-to-find in the list."""
+        detail = self.detail(now)
+        return f"{self.title()} — {detail}" if detail else self.title()
 
 
 def rows_of(doc: TaskDoc) -> list[RevisionRow]:
@@ -85,7 +97,7 @@ class RevisionModel(QAbstractListModel):
             self.dataChanged.emit(
                 self.index(0, 0),
                 self.index(len(self._rows) - 1, 0),
-                [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole],
+                [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, DETAIL_ROLE],
             )
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
@@ -97,6 +109,10 @@ class RevisionModel(QAbstractListModel):
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return row.label(self._clock())
+        if role == TITLE_ROLE:
+            return row.title()
+        if role == DETAIL_ROLE:
+            return row.detail(self._clock())
         if role == Qt.ItemDataRole.ToolTipRole:
             verb = "Changed" if row.live else "Replaced"
             return f"{verb} {exact_time(row.when)}" if row.when else None

@@ -24,9 +24,12 @@ from app.diff_model import SideBySide
 from app.models import TaskDoc
 from widgets.diff_view import DiffView
 from widgets.icons import icon
-from widgets.revision_model import Clock, RevisionModel, RevisionRow
+from widgets.revision_model import DETAIL_ROLE, TITLE_ROLE, Clock, RevisionModel, RevisionRow
+from widgets.two_line_delegate import TwoLineDelegate
 
 NO_EARLIER = "No earlier versions yet. Every save keeps the text it replaces."
+TYPICAL_DETAIL = "replaced 28 Sep 2026 by Morgan"
+"""A long-ish second line: the list is made wide enough for it, longer ones are elided."""
 
 
 class VersionsPanel(QWidget):
@@ -51,6 +54,14 @@ class VersionsPanel(QWidget):
         self.list_view.setAccessibleName("Versions")
         self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list_view.setSelectionMode(QListView.SelectionMode.SingleSelection)
+        self.delegate = TwoLineDelegate(TITLE_ROLE, DETAIL_ROLE, self.list_view)
+        self.list_view.setItemDelegate(self.delegate)
+        # Rows elide to the list's width: never a sideways scrollbar to read a version.
+        self.list_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list_view.setUniformItemSizes(True)
+        self.list_view.setMinimumWidth(
+            self.delegate.list_width_for(self.list_view, "v50 (live)", TYPICAL_DETAIL)
+        )
         self.empty_label = QLabel(NO_EARLIER)
         self.empty_label.setObjectName("hint")
         self.empty_label.setWordWrap(True)
@@ -100,7 +111,11 @@ class VersionsPanel(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(right)
-        splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        splitter.setStretchFactor(0, 0)  # extra width goes to the text, not the list
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([self.list_view.minimumWidth(), 10_000])
+        self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)

@@ -42,7 +42,10 @@ def _format_at(editor: TaskEditor, line: int, column: int) -> QTextCharFormat:
 
 
 def test_editor_is_monospace_wrapped_and_named(editor: TaskEditor) -> None:
-    assert editor.font().fixedPitch() or editor.fontInfo().fixedPitch()
+    # Equal advances, not QFontInfo.fixedPitch(): Qt reports False for some monospace
+    # families fontconfig picks (Noto Sans Mono), though every glyph is as wide as the next.
+    metrics = editor.fontMetrics()
+    assert metrics.horizontalAdvance("iiii") == metrics.horizontalAdvance("WWWW")
     assert editor.lineWrapMode() == TaskEditor.LineWrapMode.WidgetWidth
     assert editor.accessibleName() == "Task text"
 
