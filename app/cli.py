@@ -1,10 +1,11 @@
 """The `taskdesk` command line without the desktop app: ``--version``, ``serve`` and ``expand``.
 
-``taskdesk serve --workspace FILE [--db FILE] [--host H] [--port N]`` (default 127.0.0.1:8765)
-    Runs the reference server. The first line on standard output is exactly
-    ``taskdesk: serving http://HOST:PORT``. The database defaults to a file in the user's
-    data folder keyed by the workspace's absolute path, seeded from the workspace when new.
-    Stops cleanly on SIGINT or SIGTERM.
+``taskdesk serve --workspace FILE [--db FILE] [--host H] [--port N] [--spec-only]``
+    Runs the reference server (default 127.0.0.1:8765). The first line on standard output
+    is exactly ``taskdesk: serving http://HOST:PORT``. The database defaults to a file in
+    the user's data folder keyed by the workspace's absolute path, seeded from the workspace
+    when new. Stops cleanly on SIGINT or SIGTERM. ``--spec-only`` serves the spec's four
+    endpoints and none of the EXTENSIONs, to try the app against a server that lacks them.
 ``taskdesk expand --workspace FILE --agent ID [--json] [--db FILE]``
     Prints the agent's expanded Task exactly as a run gets it inside ``<task>`` (no newline
     added). By default the live Task and notes come from the workspace file (after its
@@ -57,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, help="SQLite file (default: in the data folder)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765, help="0 takes a free port")
+    serve.add_argument(
+        "--spec-only",
+        action="store_true",
+        help="serve only the spec's endpoints, none of the reference server's extensions",
+    )
 
     expand = commands.add_parser("expand", help="print an agent's expanded Task")
     expand.add_argument("--workspace", required=True, type=Path, help="workspace JSON file")
@@ -72,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
         if args.command == "serve":
-            return serve(args.workspace, args.db, args.host, args.port)
+            return serve(
+                args.workspace, args.db, args.host, args.port, extensions=not args.spec_only
+            )
         if args.command == "expand":
             return expand(args.workspace, args.agent, as_json=args.json, db_path=args.db)
         parser.print_usage(sys.stderr)
@@ -97,7 +105,9 @@ def default_db_path(workspace: Path) -> Path:
     return user_data_path("taskdesk", appauthor=False) / "servers" / f"{stem}-{key}.sqlite3"
 
 
-def serve(workspace: Path, db: Path | None, host: str, port: int) -> int:
+def serve(
+    workspace: Path, db: Path | None, host: str, port: int, *, extensions: bool = True
+) -> int:
     from app.server import ServerStartError, start_server
     from app.server.database import DatabaseError
 
@@ -105,7 +115,7 @@ def serve(workspace: Path, db: Path | None, host: str, port: int) -> int:
         raise UsageError(f"--port {port} is not a port number (0 to 65535)")
     db_path = db if db is not None else default_db_path(workspace)
     try:
-        handle = start_server(workspace, db_path, host=host, port=port)
+        handle = start_server(workspace, db_path, host=host, port=port, extensions=extensions)
     except DatabaseError as exc:
         raise UsageError(str(exc)) from None
     except (OSError, ServerStartError) as exc:

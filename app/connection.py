@@ -1,13 +1,26 @@
-"""Which server to open, with what token, and signing in to it (blocking: off the GUI thread)."""
+"""Which server to open, with what token, and signing in to it (blocking: off the GUI thread).
+
+A server that lacks the reference server's EXTENSION endpoints still opens: what it lacks is
+recorded in ``Connection.features`` and the app falls back (see ``app.server_features``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from app.models import AgentRow, Guild, Me
+from app.models import AgentRow, Guild, Me, TaskDoc
+from app.server_features import (
+    ServerFeatures,
+    assumed_operator,
+    lacks_endpoint,
+    not_a_taskdesk_server,
+    org_id_from_display_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +47,7 @@ class Connection:
     local: bool = False
     initial_agent_id: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+    features: ServerFeatures = field(default_factory=ServerFeatures)
 
     @property
     def server_key(self) -> str:
@@ -45,6 +59,36 @@ class Connection:
 
     def close(self) -> None:
         self.client.close()
+
+    def guild_ids(self) -> list[str]:
+        """Every guild known (listed, or named by an agent row), to ask embed-status about."""
+        known = [g.id for g in self.guilds] + [a.guild_id for a in self.agents if a.guild_id]
+        return list(dict.fromkeys(known))
+
+    def learn_from_task(self, doc: TaskDoc) -> bool:
+        """What a Task read tells about a server lacking extensions: the org id (from its
+        display path) and whether it sends ETags. True when the features changed."""
+        if not self.me.org_id:
+            org_id = org_id_from_display_path(doc.display_path)
+            if org_id:
+                self.me = dataclasses.replace(self.me, org_id=org_id)
+        # One Task with an ETag proves the server sends them (a copy from the offline cache
+        # may predate that); the first without one says it doesn't, until proved otherwise.
+        etags = True if doc.etag is not None else self.features.etags is True
+        changed = etags != self.features.etags
+        self.features.etags = etags
+        return changed
+
+    def learn_note_text(self, shared: bool) -> bool:
+        """The preview found out whether the server shares note text. True when it changed."""
+        if self.features.note_text is shared:
+            return False
+        self.features.note_text = shared
+        return True
+
+    def add_agent(self, agent: AgentRow) -> None:
+        """An agent opened by id (the server lists none): known from now on."""
+        self.agents = [a for a in self.agents if a.id != agent.id] + [agent]
 
 
 @dataclass(slots=True)
@@ -118,16 +162,18 @@ def open_connection(
 ) -> Connection:
     """Sign in and list agents and guilds; raises the client's typed errors on failure.
 
-    Once the server has accepted the token it is kept in ``tokens`` (for the session, and in
-    the keyring when ``remember``), and a remote server's URL becomes the one to reopen.
+    A server without ``/api/me``, ``/api/org/agents`` or ``/api/org/guilds`` still opens
+    (``Connection.features`` says what it lacks): the token is then checked on the spec's
+    ``/api/org/embeddable-notes``, the person is taken to be an operator, and the agents are
+    the ones opened by id on this server before. Once the server has accepted the token it
+    is kept in ``tokens`` (for the session, and in the keyring when ``remember``), and a
+    remote server's URL becomes the one to reopen.
     """
     from app.client import TaskdeskClient
 
     client = TaskdeskClient(url, token)
     try:
-        me = client.me()
-        agents = client.agents()
-        guilds = client.guilds()
+        features, me, agents, guilds = _sign_in(client, url)
     except BaseException:
         client.close()
         raise
@@ -139,10 +185,93 @@ def open_connection(
     connection = Connection(
         url, client, me, list(agents), list(guilds), store, token=token, local=local
     )
+    connection.features = features
+    if not features.agent_list:
+        connection.agents = [_row_by_id(i) for i in _opened_agents(connection.server_key)]
+    features.embed_check = bool(connection.guild_ids()) or features.agent_list
     connection.initial_agent_id = _last_agent(connection.server_key)
     if not local:
         connection.extras["token_note"] = _keep(url, token, tokens, remember)
     return connection
+
+
+_T = TypeVar("_T")
+
+
+def _unless_missing(call: Callable[[], _T]) -> _T | None:
+    """The endpoint's answer, or None when the server lacks the endpoint."""
+    try:
+        return call()
+    except Exception as exc:
+        if lacks_endpoint(exc):
+            log.info("the server lacks an extension endpoint: %s", exc)
+            return None
+        raise
+
+
+def _sign_in(client: Any, url: str) -> tuple[ServerFeatures, Me, list[AgentRow], list[Guild]]:
+    """Who we are, the agents and the guilds, each from its extension endpoint if any."""
+    features = ServerFeatures()
+    me = _unless_missing(client.me)
+    if me is None:
+        # Check the token (and that this is a Taskdesk server) on a spec endpoint instead.
+        try:
+            listed = client.embeddable_notes()
+        except Exception as exc:
+            if lacks_endpoint(exc):
+                raise not_a_taskdesk_server(url) from None
+            raise
+        features.me = False
+        me = assumed_operator()
+    else:
+        listed = None
+    agents = _unless_missing(client.agents)
+    guilds = _unless_missing(client.guilds)
+    features.agent_list = agents is not None
+    features.guild_names = guilds is not None
+    if not features.is_full:
+        # Not the reference server: learn now, not at the first embed, whether notes are shared.
+        features.note_text = _shares_note_text(client, listed)
+    return features, me, list(agents or []), list(guilds or [])
+
+
+def _shares_note_text(client: Any, listed: Any) -> bool | None:
+    """Ask for one note the picker lists; None when that can't tell (nothing listed, trouble)."""
+    from app.client.errors import TaskdeskError
+
+    try:
+        notes = listed if listed is not None else client.embeddable_notes()
+        path = next((n.display_path for n in notes if n.kind == "note"), None)
+        if path is None:
+            return None
+        client.note(path)
+    except TaskdeskError as exc:
+        return False if lacks_endpoint(exc) else None
+    return True
+
+
+def _row_by_id(agent_id: str, version: int = 0) -> AgentRow:
+    """An agent the server doesn't list: its id is all there is to show (guild unknown)."""
+    return AgentRow(agent_id, agent_id, "", version)
+
+
+def look_up_agent(connection: Connection, agent_id: str) -> AgentRow:
+    """The agent with this id, read from its Task (for servers that list no agents).
+    Blocking: off the GUI thread. Raises the client's errors; an unknown id is `NotFound`
+    with a message that names it. Once it is on screen, ``remember_last_agent(...,
+    opened_by_id=True)`` keeps it for the next start."""
+    from app.client.errors import InvalidRequest, NotFound
+
+    agent_id = agent_id.strip()
+    if not agent_id or "/" in agent_id:
+        raise InvalidRequest(f"“{agent_id}” is not an agent id. Agent ids look like a_scout.")
+    try:
+        doc = connection.client.get_task(agent_id)
+    except NotFound:
+        raise NotFound(
+            f"This server has no agent with the id “{agent_id}”. Check the id and try again."
+        ) from None
+    return _row_by_id(agent_id, doc.version)
 
 
 def keyring_available() -> bool:
@@ -169,15 +298,30 @@ def _last_agent(key: str) -> str | None:
     return load_settings(settings_path()).settings.last_agent.get(key)
 
 
-def remember_last_agent(key: str, agent_id: str) -> None:
-    """The agent to reopen next time on this server (blocking: a settings write)."""
+def _opened_agents(key: str) -> list[str]:
+    from app.paths import settings_path
+    from app.settings import load_settings
+
+    return list(load_settings(settings_path()).settings.opened_agents.get(key, []))
+
+
+def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) -> None:
+    """The agent to reopen next time on this server (blocking: a settings write).
+
+    ``opened_by_id``: the server lists no agents, so this one is also kept in the list of
+    agents opened by id on it. One read and one write, so two can't undo each other.
+    """
     from app.paths import settings_path
     from app.settings import SettingsError, load_settings, save_settings
 
     settings = load_settings(settings_path()).settings
-    if settings.last_agent.get(key) == agent_id:
+    opened = settings.opened_agents.get(key, [])
+    new_opened = opened_by_id and agent_id not in opened
+    if settings.last_agent.get(key) == agent_id and not new_opened:
         return
     settings.last_agent[key] = agent_id
+    if new_opened:
+        settings.opened_agents[key] = [*opened, agent_id]
     try:
         save_settings(settings, settings_path())
     except SettingsError as exc:

@@ -73,7 +73,7 @@ class PreviewPipeline(QObject):
         runner: Runner,
         notes: PreviewSource,
         text_source: Callable[[], str],
-        render: Callable[[Expansion], str] = render_preview,
+        render: Callable[..., str] = render_preview,  # (expansion, *, unchecked) -> HTML
         debounce_ms: int = PREVIEW_DEBOUNCE_MS,
         parent: QObject | None = None,
     ) -> None:
@@ -130,9 +130,12 @@ class PreviewPipeline(QObject):
             found = notes.expand_for_preview(
                 text, org_id=context.org_id, reader=context.reader, task_path=context.task_path
             )
+            unchecked = frozenset(
+                [b.path for b in found.expansion.broken] if found.unsupported else found.unknown
+            )
             return PreviewResult(
                 expansion=found.expansion,
-                html=render(found.expansion),
+                html=render(found.expansion, unchecked=unchecked),
                 from_cache=found.from_cache,
                 unknown=tuple(found.unknown),
                 unsupported=found.unsupported,

@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 DRAFT_DEBOUNCE_MS = 700
 """A draft is written this long after the last keystroke…"""
-DRAFT_MAX_WAIT_MS = 1000
+DRAFT_MAX_WAIT_MS = 800  # leaves the write and a late timer inside the 1 s promise
 """…or at the latest this long after the first unsaved one, so steady typing is kept too."""
 POLL_INTERVAL_MS = 15_000
 """A conditional GET this often finds another save while the operator edits (304: free)."""

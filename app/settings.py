@@ -39,6 +39,9 @@ class Settings:
     servers: list[RememberedServer] = field(default_factory=list)
     window_geometry: str | None = None  # base64 of QWidget.saveGeometry()
     last_agent: dict[str, str] = field(default_factory=dict)  # server key -> agent id
+    # server key -> agents opened by id, on servers that don't list their agents. Files
+    # written before this field existed simply lack it and load with the default.
+    opened_agents: dict[str, list[str]] = field(default_factory=dict)
     splitter_sizes: list[int] = field(default_factory=list)
     preview_debounce_ms: int = 300
     editor_font_size: int = 12
@@ -103,6 +106,15 @@ def _str_map(value: Any) -> dict[str, str]:
     return dict(value)
 
 
+def _str_lists(value: Any) -> dict[str, list[str]]:
+    if not isinstance(value, dict):
+        raise ValueError
+    for ids in value.values():
+        if not isinstance(ids, list) or not all(isinstance(i, str) and i for i in ids):
+            raise ValueError
+    return {key: list(dict.fromkeys(ids)) for key, ids in value.items()}
+
+
 def _sizes(value: Any) -> list[int]:
     if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
         raise ValueError
@@ -129,6 +141,7 @@ _CHECKS: dict[str, Any] = {
     "servers": _servers,
     "window_geometry": _optional_str,
     "last_agent": _str_map,
+    "opened_agents": _str_lists,
     "splitter_sizes": _sizes,
     "preview_debounce_ms": _ranged(0, 10_000),
     "editor_font_size": _ranged(6, 72),

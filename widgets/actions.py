@@ -36,6 +36,7 @@ class WindowActions(QObject):
 
         self.save = self._action("&Save", None, QKeySequence(QKeySequence.StandardKey.Save))
         self.discard = self._action("&Discard changes", None)
+        self.local_history = self._action("Local &history…", None)
         self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
         self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
         self.find = self._action(
@@ -50,6 +51,9 @@ class WindowActions(QObject):
         self.insert_note.setToolTip("Insert a note at the cursor as ![[display-path]]")
         self.insert_table.setToolTip("Insert a collection at the cursor as ![[display-path]]")
         self.discard.setToolTip("Drop the unsaved edits (Edit › Undo brings them back)")
+        self.local_history.setToolTip(
+            "Texts you discarded or replaced on this computer: browse, copy or insert them"
+        )
 
     def _action(
         self, label: str, icon_name: IconName | None, shortcut: QKeySequence | None = None
@@ -75,6 +79,7 @@ class WindowActions(QObject):
             self.edit,
             self.save,
             self.discard,
+            self.local_history,
             self.insert_note,
             self.insert_table,
             self.find,
@@ -85,6 +90,7 @@ class WindowActions(QObject):
         file_menu = menu_bar.addMenu("&File")
         file_menu.addAction(self.save)
         file_menu.addAction(self.discard)
+        file_menu.addAction(self.local_history)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addSeparator()

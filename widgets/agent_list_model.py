@@ -1,4 +1,8 @@
-"""The sidebar's item model: agents grouped under their guild's name, with a name filter."""
+"""The sidebar's item model: agents grouped under their guild's name, with a name filter.
+
+A guild the server doesn't name shows by its id; agents of no known guild (opened by id on a
+server that lists no agents) are listed under "Opened by id".
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from app.models import AgentRow, BrokenEmbed, Guild
+from app.server_features import OPENED_BY_ID
 
 AGENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -48,6 +53,11 @@ class AgentListModel(QAbstractListModel):
         self._guilds = list(guilds)
         self._rebuild()
 
+    def add_agent(self, agent: AgentRow) -> None:
+        """Add an agent, or replace the row with its id (an agent opened by id)."""
+        self._agents = [a for a in self._agents if a.id != agent.id] + [agent]
+        self._rebuild()
+
     def set_broken_embeds(self, broken: Mapping[str, Iterable[BrokenEmbed]]) -> None:
         """Merge the embed status of some agents (one guild's answer at a time)."""
         for agent_id, embeds in broken.items():
@@ -65,7 +75,8 @@ class AgentListModel(QAbstractListModel):
         return next((a for a in self._agents if a.id == agent_id), None)
 
     def guild_name(self, guild_id: str) -> str:
-        return next((g.name for g in self._guilds if g.id == guild_id), guild_id)
+        fallback = guild_id or OPENED_BY_ID
+        return next((g.name for g in self._guilds if g.id == guild_id), fallback)
 
     def broken_embeds(self, agent_id: str) -> tuple[BrokenEmbed, ...]:
         return self._broken.get(agent_id, ())
@@ -110,6 +121,8 @@ class AgentListModel(QAbstractListModel):
             return f"{agent.name}, {NOT_REACHABLE.lower()}" if broken else agent.name
         if role == Qt.ItemDataRole.ToolTipRole:
             if not broken:
+                if not agent.task_version:  # opened by id, its version not read yet
+                    return f"{agent.name} · {row.guild.name}"
                 return f"{agent.name} · {row.guild.name} · v{agent.task_version}"
             paths = "\n".join(f"• {b.path}" for b in broken)
             return f"{NOT_REACHABLE}:\n{paths}"
@@ -127,7 +140,7 @@ class AgentListModel(QAbstractListModel):
         known = {g.id for g in self._guilds}
         # Agents of a guild the server did not list still show, under their guild id.
         guilds = self._guilds + [
-            Guild(gid, gid)
+            Guild(gid, gid or OPENED_BY_ID)
             for gid in dict.fromkeys(a.guild_id for a in self._agents)
             if gid not in known
         ]

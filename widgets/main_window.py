@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.runner import Runner
@@ -79,6 +79,11 @@ class MainWindow(QMainWindow):
         self.actions_.build_toolbar(toolbar)
         self.addToolBar(toolbar)
         self.messages = Messages(self, self.statusBar())
+        # What the server lacks beyond the spec, always in view while connected to it.
+        self.features_label = QLabel()
+        self.features_label.setObjectName("serverFeatures")
+        self.features_label.hide()
+        self.statusBar().addPermanentWidget(self.features_label)
 
         self.agent_model = AgentListModel()
         self.sidebar = Sidebar(self.agent_model)
@@ -94,6 +99,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
 
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
+        self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
         self.actions_.quit.triggered.connect(self.close)
         for action in self.actions_.task_actions():
@@ -111,6 +117,7 @@ class MainWindow(QMainWindow):
             tab.agent_shown.connect(self.on_agent_shown)
             tab.leave_requested.connect(self.ask_before_leaving)
             tab.task_saved.connect(self.on_task_saved)
+            tab.features_changed.connect(self.show_server_features)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -195,9 +202,22 @@ class MainWindow(QMainWindow):
         me: Me = connection.me
         self._guilds = list(connection.guilds)
         self.agent_model.set_agents(connection.agents, self._guilds)
-        self.sidebar.set_empty_text("This server has no agents yet.")
+        lists_agents = connection.features.agent_list
+        self.sidebar.offer_open_by_id(not lists_agents)
+        self.sidebar.set_empty_text(
+            "This server has no agents yet."
+            if lists_agents
+            else "This server doesn't list its agents. Use “Open agent by id…” to open one."
+        )
         where = "the local workspace" if connection.local else connection.url
-        self.messages.info(f"Signed in to {where} as {me.name}.")
+        if connection.features.me:
+            self.messages.info(f"Signed in to {where} as {me.name}.")
+        else:
+            self.messages.info(
+                f"Signed in to {where} as an operator (assumed: the server doesn't say who "
+                "you are)."
+            )
+        self.show_server_features()
         self.task_tab.set_connection(connection)
         self.connected.emit()
         self.refresh_embed_status()
@@ -224,13 +244,21 @@ class MainWindow(QMainWindow):
         if self.connection is None:
             return
         client = self.connection.client
-        for guild in self._guilds:
-            gid = guild.id
+        for gid in self.connection.guild_ids():
             self.runner.submit(
                 lambda gid=gid: client.embed_status(gid),  # type: ignore[misc]
                 on_done=self._on_embed_status,
                 on_error=lambda exc: log.info("embed status unavailable: %s", exc),
             )
+
+    def show_server_features(self) -> None:
+        """The status line naming what this server lacks (hidden when it lacks nothing)."""
+        features = self.connection.features if self.connection is not None else None
+        line = features.status_line() if features is not None else ""
+        self.features_label.setText(line)
+        self.features_label.setToolTip(features.details() if features is not None else "")
+        self.features_label.setAccessibleName(line)
+        self.features_label.setVisible(bool(line))
 
     def _on_embed_status(self, statuses: list[AgentEmbedStatus]) -> None:
         self.agent_model.set_broken_embeds({s.id: s.broken_embeds for s in statuses})
@@ -240,6 +268,33 @@ class MainWindow(QMainWindow):
 
     def on_agent_chosen(self, agent_id: str) -> None:
         self.ask_before_leaving("switch to another agent", lambda: self.open_agent(agent_id))
+
+    def on_agent_id_entered(self, agent_id: str) -> None:
+        """An id typed in "Open agent by id…": read its Task off the GUI thread, then open it."""
+        from app.connection import look_up_agent
+
+        connection = self.connection
+        if connection is None:
+            return
+        if self.agent_model.agent(agent_id) is not None:
+            self.on_agent_chosen(agent_id)
+            return
+
+        def found(agent: AgentRow) -> None:
+            if self.connection is not connection:
+                return  # another server was opened meanwhile
+            connection.add_agent(agent)
+            self.agent_model.add_agent(agent)
+            self.open_agent(agent.id)
+
+        self.ask_before_leaving(
+            "open another agent",
+            lambda: self.runner.submit(
+                lambda: look_up_agent(connection, agent_id),
+                on_done=found,
+                on_error=lambda exc: self.messages.error(_message_of(exc)),
+            ),
+        )
 
     def open_agent(self, agent_id: str) -> None:
         agent = self.agent_model.agent(agent_id)
@@ -258,8 +313,9 @@ class MainWindow(QMainWindow):
             from app.connection import remember_last_agent
 
             key = self.connection.server_key
+            by_id = not self.connection.features.agent_list
             self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
-                lambda: remember_last_agent(key, agent_id),
+                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id),
                 on_done=lambda _: None,
                 on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
                 lane="disk",

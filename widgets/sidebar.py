@@ -1,13 +1,20 @@
-"""The sidebar: a filter box over the agents, grouped by guild; choosing one asks to open it."""
+"""The sidebar: a filter box over the agents, grouped by guild; choosing one asks to open it.
+
+On a server that lists no agents it also offers "Open agent by id…".
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QLabel,
     QLineEdit,
     QListView,
+    QPushButton,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -70,10 +77,50 @@ class _AgentDelegate(QStyledItemDelegate):
             painter.restore()
 
 
+OPEN_BY_ID = "Open agent by id…"
+
+
+class OpenAgentByIdDialog(QDialog):
+    """Asks for an agent's id; ``id_edit`` and ``open_button`` are kept for tests."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open agent by id")
+        self.setAccessibleName("Open agent by id")
+        hint = QLabel(
+            "This server doesn't list its agents. Enter the id of the agent whose Task you "
+            "want to open, such as a_scout."
+        )
+        hint.setWordWrap(True)
+        self.id_edit = QLineEdit()
+        self.id_edit.setAccessibleName("Agent id")
+        self.id_edit.setPlaceholderText("a_scout")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.open_button = buttons.addButton("Open", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button.setDefault(True)
+        self.open_button.setEnabled(False)
+        self.id_edit.textChanged.connect(
+            lambda text: self.open_button.setEnabled(bool(text.strip()))
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Agent id", self.id_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(hint)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def agent_id(self) -> str:
+        return self.id_edit.text().strip()
+
+
 class Sidebar(QWidget):
-    """Agents by guild. ``agent_chosen(agent_id)`` fires when the operator picks one."""
+    """Agents by guild. ``agent_chosen(agent_id)`` fires when the operator picks one;
+    ``agent_id_entered(agent_id)`` when they type an id in "Open agent by id…"."""
 
     agent_chosen = Signal(str)
+    agent_id_entered = Signal(str)
 
     def __init__(self, model: AgentListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,12 +143,19 @@ class Sidebar(QWidget):
         self.empty_label.setObjectName("sidebarEmpty")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
+        self.open_by_id_button = QPushButton(OPEN_BY_ID)
+        self.open_by_id_button.setAccessibleName(OPEN_BY_ID.removesuffix("…"))
+        self.open_by_id_button.setToolTip("This server doesn't list its agents: open one by id")
+        self.open_by_id_button.clicked.connect(self.ask_agent_id)
+        self.open_by_id_button.hide()
+        self.open_by_id_dialog: OpenAgentByIdDialog | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(6)
         layout.addWidget(self.filter_edit)
         layout.addWidget(self.list_view, 1)
         layout.addWidget(self.empty_label)
+        layout.addWidget(self.open_by_id_button)
         self.model.modelReset.connect(self._on_model_reset)
         self._current: str | None = None
         self._empty_text = "Loading agents…"
@@ -110,6 +164,23 @@ class Sidebar(QWidget):
     def set_empty_text(self, text: str) -> None:
         self._empty_text = text
         self._on_model_reset()
+
+    def offer_open_by_id(self, offered: bool) -> None:
+        """Show "Open agent by id…": for servers that don't list their agents."""
+        self.open_by_id_button.setVisible(offered)
+
+    def ask_agent_id(self) -> None:
+        dialog = OpenAgentByIdDialog(self)
+        self.open_by_id_dialog = dialog
+
+        def done(result: int) -> None:
+            self.open_by_id_dialog = None
+            dialog.deleteLater()
+            if result and dialog.agent_id():
+                self.agent_id_entered.emit(dialog.agent_id())
+
+        dialog.finished.connect(done)
+        dialog.open()
 
     def select_agent(self, agent_id: str) -> None:
         """Mark ``agent_id`` as the open agent without emitting ``agent_chosen``."""

@@ -1,6 +1,8 @@
 """The Prompt tab: header, banners, Edit/Preview of one agent's Task, versions, sizes.
 
 Wiring only: the TaskSession decides load, save and conflict; the widgets show its state.
+On a server that lacks the EXTENSION endpoints (``app.server_features``) what the tab finds
+out (the org id, ETags, note text) goes to the connection, and ``features_changed`` fires.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from widgets.size_meters import SizeMeters
 from widgets.versions_panel import VersionsPanel
 
 SIZE_DEBOUNCE_MS = 150  # counting 256 KB of UTF-8 on every keystroke would stall typing
+_NO_NOTE_TEXT = "This server doesn't share note text, so the note can't be shown here."
 
 
 class TaskTab(QWidget):
@@ -65,6 +68,7 @@ class TaskTab(QWidget):
     agent_shown = Signal(str)  # the agent's Task is on screen
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
+    features_changed = Signal()  # learnt that the server lacks something (status line)
 
     def __init__(
         self,
@@ -84,6 +88,7 @@ class TaskTab(QWidget):
         self.last_preview: PreviewResult | None = None
         self.link_dialog: OpenLinkDialog | None = None
         self.note_dialog: QWidget | None = None
+        self.history_dialog: QWidget | None = None  # File › Local history, while open
         self._notice: str | None = None
         self.agent: AgentRow | None = None
         self.guild_name = ""
@@ -174,6 +179,7 @@ class TaskTab(QWidget):
         a.insert_note.triggered.connect(lambda: self.open_picker("note"))
         a.insert_table.triggered.connect(lambda: self.open_picker("collection"))
         a.find.triggered.connect(self.on_find)
+        a.local_history.triggered.connect(self.open_local_history)
         a.versions.toggled.connect(self.show_versions)
         self.versions.compare_requested.connect(self.on_compare_version)
         self.versions.restore_requested.connect(self.on_restore_requested)
@@ -234,6 +240,12 @@ class TaskTab(QWidget):
         """The server's embed status (per agent) for the header mark and the banner."""
         self._sidebar_broken = lookup
         self._show_broken()
+        if self.last_preview is not None and self.last_preview.unsupported:
+            self._repainting = True  # re-highlighting is not an edit
+            try:
+                self.editor.set_verdicts(self._server_verdicts())
+            finally:
+                self._repainting = False
 
     # ------------------------------------------------------------------ opening
 
@@ -268,6 +280,8 @@ class TaskTab(QWidget):
         else:
             self.editor.set_text(doc.content)
         self._update_sizes()
+        if self.connection is not None and self.connection.learn_from_task(doc):
+            self.features_changed.emit()
         self._preview_as(doc.agent_id)
         if self.agent is not None and doc.agent_id == self.agent.id:
             self.agent_shown.emit(doc.agent_id)
@@ -303,10 +317,18 @@ class TaskTab(QWidget):
         self.last_preview = result
         expansion = result.expansion
         self.preview.show_preview(result.html, expansion.text)
+        connection = self.connection
+        if result.unsupported and connection is not None and connection.learn_note_text(False):
+            self.features_changed.emit()
+        # Without note text the preview can't tell what reaches its file: the server's
+        # embed status marks the unreachable ones, the rest stay unmarked.
+        verdicts = self._server_verdicts() if result.unsupported else None
         # Re-highlighting emits textChanged without changing a character: not an edit.
         self._repainting = True
         try:
-            self.editor.set_verdicts(embed_verdicts(expansion.pieces))
+            self.editor.set_verdicts(
+                verdicts if verdicts is not None else embed_verdicts(expansion.pieces)
+            )
         finally:
             self._repainting = False
         self.size_meters.set_sizes(utf8_len(self.editor.text()), expansion.embedded_bytes)
@@ -334,6 +356,9 @@ class TaskTab(QWidget):
 
         connection = self.connection
         if connection is None:
+            return
+        if connection.features.note_text is False:
+            self._show_note("", path, level_of(path), None, None, _NO_NOTE_TEXT)
             return
         broken = {b.path for b in self._sidebar_broken(self.agent.id)} if self.agent else set()
 
@@ -487,6 +512,33 @@ class TaskTab(QWidget):
         picker.finished.connect(done)
         picker.open()
 
+    def open_local_history(self) -> None:
+        """File › Local history: this agent's replaced texts, read off the GUI thread."""
+        from widgets.local_history_dialog import LocalHistoryDialog, insert_at_cursor
+
+        connection, agent = self.connection, self.agent
+        if connection is None or agent is None or connection.store is None:
+            return
+        store, key, agent_id = connection.store, connection.server_key, agent.id
+        dialog = LocalHistoryDialog(
+            agent.name, lambda: store.history(key, agent_id), self.runner, self
+        )
+
+        def insert(text: str) -> None:
+            self.set_mode_edit(True)
+            insert_at_cursor(self.editor, text)  # one undo step, at the cursor
+
+        dialog.insert_requested.connect(insert)
+
+        def closed() -> None:
+            self.history_dialog = None
+            dialog.deleteLater()
+
+        dialog.finished.connect(closed)
+        self.history_dialog = dialog
+        dialog.load()
+        dialog.open()
+
     def on_keep_mine(self) -> None:
         self._close_compare()
         if self.session is not None:
@@ -607,6 +659,10 @@ class TaskTab(QWidget):
         if broken and self.agent is not None and self.connection is not None:
             org = self.connection.me.org_id
             self.unreachable_banner.set_broken(broken, task_display_path(org, self.agent.id))
+
+    def _server_verdicts(self) -> dict[str, EmbedVerdict]:
+        broken = self._sidebar_broken(self.agent.id) if self.agent else ()
+        return {b.path: "unreachable" for b in broken if b.hop == 1}
 
     def _update_sizes(self) -> None:
         self.size_meters.set_sizes(utf8_len(self.editor.text()))

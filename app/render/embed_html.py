@@ -70,6 +70,12 @@ def marker_chip(piece: MarkerPiece) -> str:
     )
 
 
+def unchecked_chip(piece: MarkerPiece) -> str:
+    """An embed the app could not check (offline, or no note text from this server)."""
+    label = f"?&nbsp;{_text(piece.path)} — not checked"
+    return _chip("embed-unchecked", piece.path, label, "background-color:#eeeeee; color:#555555;")
+
+
 def embed_source(path: str) -> str:
     """An embed as written, for places only text may go (an attribute value)."""
     return _text(f"![[{path}]]")

@@ -29,7 +29,9 @@ PREVIEW_STYLESHEET = """
 pre { background-color: #f6f8fa; }
 code { background-color: #f6f8fa; }
 th { background-color: #f0f0f0; }
-a.embed-collection, a.embed-repeat, a.embed-marker, a.embed-note-chip { text-decoration: none; }
+a.embed-collection, a.embed-repeat, a.embed-marker, a.embed-unchecked, a.embed-note-chip {
+  text-decoration: none;
+}
 """
 """For the preview document's default stylesheet: Qt applies it to the tags and the embed
 classes the preview builds, and nothing in note text can add to it."""
@@ -65,21 +67,27 @@ class PreviewRenderer:
 
     def __init__(self, max_blocks: int = 8192, max_notes: int = 1024) -> None:
         self.blocks = MarkdownBlocks(max_blocks)
-        self._notes: LruCache[NotePiece, str] = LruCache(max_notes)
+        self._notes: LruCache[tuple[NotePiece, frozenset[str]], str] = LruCache(max_notes)
 
     def render_markdown(self, text: str) -> str:
         """Sanitised HTML of a note or any Markdown text, without embeds."""
         return self.blocks.render(text)
 
-    def render_preview(self, expansion: Expansion) -> str:
-        """Sanitised HTML of an expanded Task: each embed drawn by kind (see embed_html)."""
-        return self.render_pieces(expansion.pieces)
+    def render_preview(self, expansion: Expansion, unchecked: frozenset[str] = frozenset()) -> str:
+        """Sanitised HTML of an expanded Task: each embed drawn by kind (see embed_html).
+
+        ``unchecked``: marker paths the app could not check (offline with nothing cached, or a
+        server that shares no note text); they are drawn as "not checked", not as unreachable.
+        """
+        return self.render_pieces(expansion.pieces, unchecked)
 
     def clear(self) -> None:
         self.blocks.clear()
         self._notes.clear()
 
-    def render_pieces(self, pieces: Sequence[Piece]) -> str:
+    def render_pieces(
+        self, pieces: Sequence[Piece], unchecked: frozenset[str] = frozenset()
+    ) -> str:
         texts = [p.text for p in pieces if isinstance(p, TextPiece)]
         embeds: list[EmbedPiece] = [p for p in pieces if not isinstance(p, TextPiece)]
         if not embeds:
@@ -105,10 +113,13 @@ class PreviewRenderer:
                 continue
             keyed = _renumber(token, prefix, block)
             rendered = self.blocks.render_block(keyed, definitions)
-            out.append(placed.sub(partial(self._fill, found=found), rendered))
+            fill = partial(self._fill, found=found, unchecked=unchecked)
+            out.append(placed.sub(fill, rendered))
         return "\n".join(out)
 
-    def _fill(self, match: re.Match[str], found: list[EmbedPiece]) -> str:
+    def _fill(
+        self, match: re.Match[str], found: list[EmbedPiece], unchecked: frozenset[str]
+    ) -> str:
         index = int(match.group(2))
         if index >= len(found):  # a token Markdown copied out of a link definition
             return (match.group(1) or "") + (match.group(3) or "")
@@ -122,38 +133,46 @@ class PreviewRenderer:
         if isinstance(piece, NotePiece):
             if in_code:
                 return open_p + embed_html.note_chip(piece) + close_p
-            block = embed_html.note_block(piece, self._note_body(piece))
+            block = embed_html.note_block(piece, self._note_body(piece, unchecked))
             # A note alone in its paragraph replaces the paragraph; inside prose it
             # still draws as a block, which Qt lays out after the text before it.
             return block if open_p and close_p else open_p + block + close_p
-        return open_p + self._chip(piece) + close_p
+        return open_p + self._chip(piece, unchecked) + close_p
 
     @staticmethod
-    def _chip(piece: EmbedPiece) -> str:
+    def _chip(piece: EmbedPiece, unchecked: frozenset[str]) -> str:
         if isinstance(piece, CollectionPiece):
             return embed_html.collection_chip(piece)
         if isinstance(piece, RepeatPiece):
             return embed_html.repeat_chip(piece)
         if isinstance(piece, MarkerPiece):
+            if piece.path in unchecked:
+                return embed_html.unchecked_chip(piece)
             return embed_html.marker_chip(piece)
         return embed_html.note_chip(piece)
 
-    def _note_body(self, piece: NotePiece) -> str:
+    def _note_body(self, piece: NotePiece, unchecked: frozenset[str]) -> str:
         # The piece is its own key: path, title, level, hop and the body as expanded, so a
         # changed note or a changed hop-2 resolution renders afresh.
-        cached = self._notes.get(piece)
+        key = (piece, unchecked)
+        cached = self._notes.get(key)
         if cached is None:
-            cached = self.render_pieces(piece.body)
-            self._notes.put(piece, cached)
+            cached = self.render_pieces(piece.body, unchecked)
+            self._notes.put(key, cached)
         return cached
 
 
 _shared = PreviewRenderer()
 
 
-def render_preview(expansion: Expansion, renderer: PreviewRenderer | None = None) -> str:
+def render_preview(
+    expansion: Expansion,
+    renderer: PreviewRenderer | None = None,
+    *,
+    unchecked: frozenset[str] = frozenset(),
+) -> str:
     """Sanitised preview HTML of an expanded Task (shared caches unless given a renderer)."""
-    return (renderer or _shared).render_preview(expansion)
+    return (renderer or _shared).render_preview(expansion, unchecked)
 
 
 def render_markdown(text: str, renderer: PreviewRenderer | None = None) -> str:

@@ -51,9 +51,19 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
 
 
 def create_app(
-    db_path: Path, workspace: Workspace | Path | None = None, test_hooks: bool = False
+    db_path: Path,
+    workspace: Workspace | Path | None = None,
+    test_hooks: bool = False,
+    *,
+    extensions: bool = True,
 ) -> FastAPI:
-    """The app, its database open and seeded; the database closes when the app shuts down."""
+    """The app, its database open and seeded; the database closes when the app shuts down.
+
+    ``extensions=False`` serves the spec's four endpoints only, like a server that is not
+    this reference one: every EXTENSION of shared/spec/API.md (who am I, agents, guilds,
+    notes, runs, task.md's ETag and the live version in a 409) is absent, and its routes
+    answer 404 ``not found`` like any unknown route. The test hooks stay available.
+    """
     db = open_database(Path(db_path), workspace)
 
     @asynccontextmanager
@@ -69,12 +79,16 @@ def create_app(
     )
     app.state.db = db
     app.state.callers = {}
+    app.state.extensions = extensions
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(StarletteHTTPException, on_http_exception)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(Exception, on_unexpected)
     app.include_router(task_routes.router)
     app.include_router(org_routes.router)
+    if extensions:
+        app.include_router(task_routes.extension_router)
+        app.include_router(org_routes.extension_router)
     if test_hooks:
         app.state.fault_plan = install_test_hooks(app)
     return app

@@ -1,5 +1,9 @@
 """The org-wide endpoints: who am I, agents, guilds, embed status, the picker's notes, notes.
 
+``router`` holds the spec's endpoints (embed status, the picker's notes);
+``extension_router`` the reference server's own (who am I, agents, guilds, notes), which a
+spec-only server leaves unmounted.
+
 Reading a note: operators read every file of the org; members and agents only what an
 access list gives them (anything else is 404 ``not found``, so a caller cannot tell a file
 it may not read from a missing one). Deleting a note: operators only; a note or collection
@@ -21,9 +25,10 @@ from app.server.live_expansion import expand_live_task
 from app.server.responses import ApiError, JsonResponse
 
 router = APIRouter()
+extension_router = APIRouter()
 
 
-@router.get("/api/me")
+@extension_router.get("/api/me")
 def me(request: Request, caller: CallerDep) -> Response:
     with database(request).read() as tx:
         org_id = tx.meta("org_id")
@@ -32,7 +37,7 @@ def me(request: Request, caller: CallerDep) -> Response:
     )
 
 
-@router.get("/api/org/agents")
+@extension_router.get("/api/org/agents")
 def org_agents(request: Request, _caller: CallerDep) -> Response:
     with database(request).read() as tx:
         agents = tx.agents()
@@ -46,7 +51,7 @@ def org_agents(request: Request, _caller: CallerDep) -> Response:
     )
 
 
-@router.get("/api/org/guilds")
+@extension_router.get("/api/org/guilds")
 def org_guilds(request: Request, _caller: CallerDep) -> Response:
     with database(request).read() as tx:
         guilds = tx.guilds()
@@ -103,7 +108,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
     return body
 
 
-@router.get("/api/notes/{display_path:path}")
+@extension_router.get("/api/notes/{display_path:path}")
 def get_note(display_path: str, request: Request, caller: CallerDep) -> Response:
     with database(request).read() as tx:
         found = tx.file(display_path)
@@ -112,7 +117,7 @@ def get_note(display_path: str, request: Request, caller: CallerDep) -> Response
     return JsonResponse(note_body(found))
 
 
-@router.delete("/api/notes/{display_path:path}", status_code=204)
+@extension_router.delete("/api/notes/{display_path:path}", status_code=204)
 def delete_note(display_path: str, request: Request, caller: CallerDep) -> Response:
     with database(request).write() as tx:
         org_id = tx.meta("org_id")

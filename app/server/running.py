@@ -80,13 +80,15 @@ def start_server(
     host: str = "127.0.0.1",
     port: int = 0,
     test_hooks: bool = False,
+    extensions: bool = True,
 ) -> ServerHandle:
     """Start the server and return once it accepts connections.
 
     The database is seeded from ``workspace`` only when it is new; a malformed workspace
     raises WorkspaceError naming the bad entry. ``port=0`` takes a free port.
+    ``extensions=False``: a spec-only server (see ``create_app``).
     """
-    app = create_app(Path(db_path), workspace, test_hooks)
+    app = create_app(Path(db_path), workspace, test_hooks, extensions=extensions)
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
         sock = _listening_socket(host, port)

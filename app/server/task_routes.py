@@ -3,6 +3,10 @@
 Who may read a Task: any authenticated caller of the org (operators, members and agents);
 an agent reads its Task in every run anyway. Only operators write it.
 Who may start a run: any authenticated caller of the org.
+
+``router`` holds the spec's Task endpoints, ``extension_router`` the runs. On a spec-only
+server (``app.state.extensions`` False) the runs are not mounted, task.md carries no ETag
+(no 304), bodies hold only the spec's fields, and a 409 does not carry the live version.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from app.server.responses import ApiError, JsonResponse
 from app.server.system_prompt import build_system_prompt
 
 router = APIRouter()
+extension_router = APIRouter()
 
 TASK_PATH = "/api/agents/{agent_id}/files/task.md"
 
@@ -63,8 +68,30 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-def task_body(org_id: str, task: TaskRecord) -> dict[str, Any]:
-    """GET task.md's body (also PUT's): spec fields first, then the reference server's own."""
+def extensions_on(request: Request) -> bool:
+    """Whether this server answers with its EXTENSION parts (ETag, the version in a 409)."""
+    return bool(getattr(request.app.state, "extensions", True))
+
+
+def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
+    """GET task.md's body (also PUT's): spec fields first, then the reference server's own
+    (none of those when ``spec_only``)."""
+    if spec_only:
+        return {
+            "path": "task.md",
+            "display_path": task_display_path(org_id, task.agent_id),
+            "content": task.content,
+            "version": task.version,
+            "revisions": [
+                {
+                    "version": r.version,
+                    "content": r.content,
+                    "replaced_at": r.replaced_at,
+                    "replaced_by_name": r.replaced_by_name,
+                }
+                for r in task.revisions
+            ],
+        }
     return {
         "path": "task.md",
         "display_path": task_display_path(org_id, task.agent_id),
@@ -90,7 +117,9 @@ def task_body(org_id: str, task: TaskRecord) -> dict[str, Any]:
     }
 
 
-def task_response(org_id: str, task: TaskRecord) -> JsonResponse:
+def task_response(org_id: str, task: TaskRecord, *, extensions: bool = True) -> JsonResponse:
+    if not extensions:
+        return JsonResponse(task_body(org_id, task, spec_only=True))
     return JsonResponse(task_body(org_id, task), headers={"ETag": etag_of(task)})
 
 
@@ -108,12 +137,13 @@ def get_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
         if live is None:
             raise ApiError(404, "no such agent")
         etag = etag_of(live)
-        if etag_matches(request.headers.get("if-none-match"), etag):
+        extensions = extensions_on(request)
+        if extensions and etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
     assert task is not None
-    return task_response(org_id, task)
+    return task_response(org_id, task, extensions=extensions)
 
 
 @router.put(TASK_PATH, openapi_extra=_PUT_BODY_DOC)
@@ -141,15 +171,14 @@ def put_task(
         try:
             tx.save_task(agent_id, content, expected_version=expected, by=caller)
         except VersionConflictError as conflict:
-            raise ApiError(
-                409, "version conflict", extra={"version": conflict.live_version}
-            ) from None
+            live = {"version": conflict.live_version} if extensions_on(request) else None
+            raise ApiError(409, "version conflict", extra=live) from None
         except KeyError:
             raise ApiError(404, "no such agent") from None
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
     assert task is not None
-    return task_response(org_id, task)
+    return task_response(org_id, task, extensions=extensions_on(request))
 
 
 @router.delete(TASK_PATH)
@@ -169,7 +198,7 @@ def run_body(run: RunRecord) -> dict[str, Any]:
     }
 
 
-@router.post("/api/agents/{agent_id}/runs", status_code=201)
+@extension_router.post("/api/agents/{agent_id}/runs", status_code=201)
 def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
     # One write transaction: the Task and notes the run records are the ones it expanded.
     with database(request).write() as tx:
@@ -199,7 +228,7 @@ def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
     return JsonResponse(run_body(run), status_code=201)
 
 
-@router.get("/api/runs/{run_id}")
+@extension_router.get("/api/runs/{run_id}")
 def get_run(run_id: str, request: Request, _caller: CallerDep) -> Response:
     with database(request).read() as tx:
         run = tx.run(run_id)

@@ -178,3 +178,18 @@ def test_render_plain_shows_text_as_written() -> None:
     assert render_plain("<b>x</b>\n# y") == (
         '<pre style="white-space: pre-wrap;">&lt;b&gt;x&lt;/b&gt;\n# y</pre>'
     )
+
+
+def test_unchecked_markers_say_not_checked_instead_of_unreachable() -> None:
+    from app.expander import expand_embeds
+    from app.models import Reader
+    from app.render import render_preview
+
+    text = "See ![[org/o_acme/a.md]] and ![[org/o_acme/b.md]]."
+    expansion = expand_embeds(
+        text, org_id="o_acme", reader=Reader("a_x", "g_x"), lookup={}, task_path=""
+    )
+    html = render_preview(expansion, unchecked=frozenset({"org/o_acme/a.md"}))
+    assert "org/o_acme/a.md — not checked" in html
+    assert "org/o_acme/b.md — not reachable" in html
+    assert "org/o_acme/a.md — not reachable" not in html

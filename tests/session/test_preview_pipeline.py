@@ -96,10 +96,10 @@ def test_a_failing_renderer_becomes_one_message_and_the_pipeline_recovers(
 ) -> None:
     broken = [True]
 
-    def render(expansion: Expansion) -> str:
+    def render(expansion: Expansion, **options: Any) -> str:
         if broken[0]:
             raise ValueError("renderer fault")
-        return render_preview(expansion)
+        return render_preview(expansion, **options)
 
     text = ["plain text"]
     made, results, messages = pipeline(runner, notes, text, render=render, debounce_ms=10)
