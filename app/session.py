@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from app import user_message
 from app.client.errors import (
@@ -164,6 +164,8 @@ class TaskSession(QObject):
     def _timer(self, interval_ms: int, slot: Callable[[], None]) -> QTimer:
         timer = QTimer(self)
         timer.setSingleShot(True)
+        # Coarse timers may fire 5% late; the draft promise (on disk within 1 s) has no slack.
+        timer.setTimerType(Qt.TimerType.PreciseTimer)
         timer.setInterval(interval_ms)
         timer.timeout.connect(slot)
         return timer
