@@ -48,6 +48,7 @@ class Connection:
     initial_agent_id: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     features: ServerFeatures = field(default_factory=ServerFeatures)
+    offline_as_of: str | None = None  # set when the server was unreachable: the cached copy's time
 
     @property
     def server_key(self) -> str:
@@ -167,21 +168,38 @@ def open_connection(
     ``/api/org/embeddable-notes``, the person is taken to be an operator, and the agents are
     the ones opened by id on this server before. Once the server has accepted the token it
     is kept in ``tokens`` (for the session, and in the keyring when ``remember``), and a
-    remote server's URL becomes the one to reopen.
+    remote server's URL becomes the one to reopen. A server that can't be reached opens on
+    the agents last seen there (``Connection.offline_as_of``), when there are any.
     """
     from app.client import TaskdeskClient
+    from app.client.errors import Offline, ServerError
+    from app.store import EMBEDDED_SERVER_KEY, server_key
 
-    client = TaskdeskClient(url, token)
-    try:
-        features, me, agents, guilds = _sign_in(client, url)
-    except BaseException:
-        client.close()
-        raise
     if store is None:
         from app.paths import store_path
         from app.store import LocalStore
 
         store = LocalStore(store_path())
+    key = EMBEDDED_SERVER_KEY if local else server_key(url)
+    client = TaskdeskClient(url, token)
+    try:
+        features, me, agents, guilds = _sign_in(client, url)
+    except (Offline, ServerError):
+        # The server is away: open on what was last seen there, if anything was, so the
+        # operator can read and edit; the session saves once the server is back.
+        seen = _last_seen(store, key)
+        if seen is None:
+            client.close()
+            raise
+        me, agents, guilds, as_of = seen
+        connection = Connection(url, client, me, agents, guilds, store, token=token, local=local)
+        connection.offline_as_of = as_of
+        connection.initial_agent_id = _last_agent(connection.server_key)
+        return connection
+    except BaseException:
+        client.close()
+        raise
+    _remember_seen(store, key, me, agents, guilds, complete=features.me and features.agent_list)
     connection = Connection(
         url, client, me, list(agents), list(guilds), store, token=token, local=local
     )
@@ -196,6 +214,34 @@ def open_connection(
 
 
 _T = TypeVar("_T")
+
+
+def _remember_seen(
+    store: Any, key: str, me: Me, agents: list[AgentRow], guilds: list[Guild], complete: bool
+) -> None:
+    """Keep who we are and the agent list for opening offline later (best effort)."""
+    if not complete:
+        return  # a server lacking the extensions gives nothing worth opening offline
+    try:
+        store.put_me(key, me)
+        store.put_agents(key, agents)
+        store.put_guilds(key, guilds)
+    except Exception as exc:  # the store reports its own failures where they matter
+        log.info("could not keep the agent list for offline use: %s", exc)
+
+
+def _last_seen(store: Any, key: str) -> tuple[Me, list[AgentRow], list[Guild], str] | None:
+    """Who we were and the agents last seen on this server, with when; None if never seen."""
+    try:
+        me, agents, guilds = store.get_me(key), store.get_agents(key), store.get_guilds(key)
+    except Exception as exc:
+        log.info("no offline copy of the agent list: %s", exc)
+        return None
+    if me is None or agents is None:
+        return None
+    seen_at = min(me.fetched_at, agents.fetched_at)
+    as_of = seen_at.isoformat() if hasattr(seen_at, "isoformat") else str(seen_at)
+    return me.value, list(agents.value), list(guilds.value) if guilds else [], as_of
 
 
 def _unless_missing(call: Callable[[], _T]) -> _T | None:

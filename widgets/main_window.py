@@ -193,6 +193,7 @@ class MainWindow(QMainWindow):
         )
 
     def _on_connected(self, connection: Any) -> None:
+        self.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
         if self.connect_dialog is not None:
             self.connect_dialog.accept()  # the server took the token: the dialog is done
             self.connect_dialog = None
@@ -210,7 +211,12 @@ class MainWindow(QMainWindow):
             else "This server doesn't list its agents. Use “Open agent by id…” to open one."
         )
         where = "the local workspace" if connection.local else connection.url
-        if connection.features.me:
+        if connection.offline_as_of is not None:
+            self.messages.warning(
+                f"Can't reach {where}: showing what was last seen there. Your edits are kept "
+                "and saved when the server is back."
+            )
+        elif connection.features.me:
             self.messages.info(f"Signed in to {where} as {me.name}.")
         else:
             self.messages.info(

@@ -1,0 +1,41 @@
+"""Starting with the server gone: the window opens on what was last seen there."""
+
+from __future__ import annotations
+
+from tests.gui.conftest import LOAD_TIMEOUT_MS
+from tests.live_server import LiveServer
+from widgets.connect_dialog import ConnectRequest
+
+
+def test_a_server_seen_before_opens_offline_with_the_cached_task(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    request = ConnectRequest(live_server.url, live_server.token("ann"), remember=False)
+    first = make_window()
+    with qtbot.waitSignal(first.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        first.connect_to(request)
+    qtbot.waitUntil(lambda: first.task_tab.editor.text() != "", timeout=LOAD_TIMEOUT_MS)
+    seen_text = first.task_tab.editor.text()
+    seen_agents = first.agent_model.agent_ids()
+    first._closing_confirmed = True
+    first.close()
+    live_server.stop()
+
+    again = make_window()
+    with qtbot.waitSignal(again.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        again.connect_to(request)
+    tab = again.task_tab
+    qtbot.waitUntil(lambda: tab.editor.text() == seen_text, timeout=LOAD_TIMEOUT_MS)
+    assert again.agent_model.agent_ids() == seen_agents
+    qtbot.waitUntil(lambda: tab.offline_banner.isVisible(), timeout=LOAD_TIMEOUT_MS)
+    assert again.connection is not None and again.connection.offline_as_of is not None
+
+
+def test_a_server_never_seen_and_gone_says_so(qtbot, make_window, live_server: LiveServer) -> None:
+    live_server.stop()
+    window = make_window()
+    errors: list[str] = []
+    window.messages.shown.connect(lambda text, severity: errors.append(text))
+    window.connect_to(ConnectRequest(live_server.url, live_server.token("ann"), remember=False))
+    qtbot.waitUntil(lambda: any("cannot be reached" in e for e in errors), timeout=LOAD_TIMEOUT_MS)
+    assert window.connection is None
