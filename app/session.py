@@ -338,8 +338,17 @@ class TaskSession(QObject):
             # A save is in flight: its answer decides; this read may predate it.
             self._changed()
             return
-        self._awaiting_theirs = False
+        was_awaiting, self._awaiting_theirs = self._awaiting_theirs, False
         self._on_remote_doc(doc)
+        if was_awaiting and self._conflict is None and self._has_edits():
+            # The server said "conflict" but holds the very version the edits are based on.
+            self._say(
+                user_message.error(
+                    "The server refused the save as a conflict, but its Task is still "
+                    f"v{doc.version}, the version you edited. Your text is kept; save again.",
+                    key="save",
+                )
+            )
         if self._draft is not None and self._draft.text == doc.content:
             self._remove_draft(self._draft.text)
             self._draft = None
@@ -635,6 +644,14 @@ class TaskSession(QObject):
         if not self._dirty and not self._pending and self._confirmed:
             self._say(user_message.info("No changes to save.", key="save"))
             return
+        if self._offline:
+            self._say(
+                user_message.warning(
+                    "The server can't be reached, so the Task is not saved yet. Your edits "
+                    "are kept and saved when the server is back.",
+                    key="offline",
+                )
+            )
         self._start_save()
 
     def _start_save(self) -> None:

@@ -93,7 +93,8 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 
 def setup_logging() -> str:
     """Log to taskdesk.log in the platform's log folder; returns the file's path."""
-    from app.paths import log_dir
+    from app.paths import log_dir, settings_path
+    from app.settings import load_settings
 
     folder = log_dir()
     try:
@@ -106,7 +107,8 @@ def setup_logging() -> str:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
-    root.setLevel(logging.INFO)
+    level = load_settings(settings_path()).settings.log_level  # validated: DEBUG … ERROR
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
     return str(path)
 
 

@@ -254,7 +254,7 @@ class MainWindow(QMainWindow):
             self.runner.submit(
                 lambda gid=gid: client.embed_status(gid),  # type: ignore[misc]
                 on_done=self._on_embed_status,
-                on_error=lambda exc: log.info("embed status unavailable: %s", exc),
+                on_error=self._on_embed_status_failed,
             )
 
     def show_server_features(self) -> None:
@@ -265,6 +265,13 @@ class MainWindow(QMainWindow):
         self.features_label.setToolTip(features.details() if features is not None else "")
         self.features_label.setAccessibleName(line)
         self.features_label.setVisible(bool(line))
+
+    def _on_embed_status_failed(self, exc: BaseException) -> None:
+        log.info("embed status unavailable: %s", exc)
+        self.messages.warning(
+            f"Taskdesk could not check which embeds reach their files: {_message_of(exc)} "
+            "The marks of unreachable embeds may be out of date."
+        )
 
     def _on_embed_status(self, statuses: list[AgentEmbedStatus]) -> None:
         self.agent_model.set_broken_embeds({s.id: s.broken_embeds for s in statuses})

@@ -260,8 +260,14 @@ class TaskTab(QWidget):
         if self.pipeline is not None:
             self.pipeline.set_context(None)  # until this agent's text is in the editor
         self._show_broken()
-        self._set_enabled(True)
-        self.session.open(agent.id, agent.name)
+        self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
+        self.session.open(agent.id, agent.name)  # first writes the last agent's draft
+        # The last agent's text must never stand for this one's; clearing it is no edit.
+        self._repainting = True
+        try:
+            self.editor.set_text("")
+        finally:
+            self._repainting = False
 
     def agent_name(self) -> str:
         return self.agent.name if self.agent else ""
@@ -279,6 +285,7 @@ class TaskTab(QWidget):
             self.on_text_restored(doc.content)
         else:
             self.editor.set_text(doc.content)
+        self._set_enabled(True)
         self._update_sizes()
         if self.connection is not None and self.connection.learn_from_task(doc):
             self.features_changed.emit()
@@ -287,6 +294,7 @@ class TaskTab(QWidget):
             self.agent_shown.emit(doc.agent_id)
 
     def on_text_restored(self, text: str) -> None:
+        self._set_enabled(True)
         cursor = QTextCursor(self.editor.document())
         # One edit block: Undo takes back exactly this replacement, never the typing before it.
         cursor.beginEditBlock()

@@ -1,0 +1,217 @@
+"""Fixtures for the window-level fault tests: the real window, through a real fault proxy."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QElapsedTimer, QObject, QTimer
+from PySide6.QtGui import QTextCursor
+
+from app.models import TaskDoc
+from app.session import TaskSession
+from app.store import LocalStore
+from tests.faultproxy import FaultProxy
+from tests.live_server import LiveServer, live_server, server_factory, workspace_basic
+from widgets.connect_dialog import ConnectRequest
+from widgets.main_window import MainWindow
+from widgets.messages import Severity
+from widgets.task_tab import TaskTab
+
+__all__ = ["live_server", "server_factory", "workspace_basic"]
+
+TIMEOUT_MS = 15_000
+HEARTBEAT_MS = 5
+STALL_LIMIT_MS = 100
+
+# What an operator must never read: tracebacks, exception class names, library internals.
+RAW_TEXT = re.compile(
+    r"Traceback|HTTPConnectionPool|urllib3|requests\.\w|Max retries|Errno|object at 0x|<class "
+    r"|\b[A-Z][A-Za-z]*(?:Error|Exception|Warning)\b|Something (?:unexpected )?went wrong"
+)
+
+
+def unclear_parts(text: str) -> list[str]:
+    """What makes ``text`` an unclear message for an operator (empty: it is clear)."""
+    problems = [m.group(0) for m in RAW_TEXT.finditer(text)]
+    if len(text.strip()) < 12:
+        problems.append(f"too short: {text!r}")
+    return problems
+
+
+class StallMeter(QObject):
+    """A heartbeat on the GUI thread: the longest gap between its ticks is the worst freeze.
+
+    Ticks every ``HEARTBEAT_MS``; anything that holds the GUI thread (app code run by a
+    signal, a blocking call) delays the next tick, and that delay is what is recorded.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._clock = QElapsedTimer()
+        self._timer = QTimer(self)
+        self._timer.setInterval(HEARTBEAT_MS)
+        self._timer.timeout.connect(self._tick)
+        self._last = 0
+        self.worst_ms = 0
+        self.ticks = 0
+
+    def start(self) -> None:
+        self._clock.start()
+        self._last = 0
+        self.worst_ms = 0
+        self.ticks = 0
+        self._timer.start()
+
+    def _tick(self) -> None:
+        now = self._clock.elapsed()
+        self.worst_ms = max(self.worst_ms, now - self._last)
+        self._last = now
+        self.ticks += 1
+
+    def stop(self) -> int:
+        self._tick()  # the time since the last tick counts too
+        self._timer.stop()
+        return self.worst_ms
+
+
+@dataclass
+class Desk:
+    """One operator's window on the server, through the proxy, and what tests check it with."""
+
+    window: MainWindow
+    proxy: FaultProxy
+    server: LiveServer
+    home: Path
+    meter: StallMeter = field(default_factory=StallMeter)
+    closed: bool = False
+
+    def close(self) -> None:
+        """The operator quits (no questions: what is unsaved stays as a draft)."""
+        close_window(self.window)
+        self.closed = True
+
+    @property
+    def tab(self) -> TaskTab:
+        return self.window.task_tab
+
+    @property
+    def live(self) -> TaskDoc:
+        """The live Task the open agent's session knows."""
+        live = self.tab.state.live
+        assert live is not None, "no Task has arrived yet"
+        return live
+
+    @property
+    def session(self) -> TaskSession:
+        session = self.tab.session
+        assert session is not None, "not connected"
+        return session
+
+    @property
+    def server_key(self) -> str:
+        return self.window.connection.server_key
+
+    def messages_since(self, count: int) -> list[tuple[str, Severity]]:
+        return list(self.window.messages.history[count:])
+
+    def draft_text(self, agent_id: str) -> str | None:
+        with LocalStore(self.home / "data" / "store.sqlite3") as store:
+            draft = store.get_draft(self.server_key, agent_id)
+        return draft.text if draft is not None else None
+
+
+STALLS: dict[str, int] = {}
+"""The worst GUI stall of each matrix cell, for the summary at the end of the run."""
+
+
+@pytest.fixture
+def stall_log() -> dict[str, int]:
+    return STALLS
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not STALLS:
+        return
+    worst = max(STALLS, key=lambda cell: STALLS[cell])
+    terminalreporter.write_line(
+        f"window fault matrix: {len(STALLS)} cells measured; worst GUI stall "
+        f"{STALLS[worst]} ms ({worst}); median {sorted(STALLS.values())[len(STALLS) // 2]} ms"
+    )
+    top = sorted(STALLS.items(), key=lambda item: -item[1])[:8]
+    terminalreporter.write_line("  longest: " + ", ".join(f"{c} {ms} ms" for c, ms in top))
+
+
+@pytest.fixture(autouse=True)
+def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fresh settings, store and logs per test; never the operator's keyring or token."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("TASKDESK_HOME", str(home))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    monkeypatch.delenv("TASKDESK_TOKEN", raising=False)
+    return home
+
+
+def close_window(window: MainWindow) -> None:
+    window._closing_confirmed = True  # the test is over: no leaving questions
+    window.close()
+    window.shutdown()
+    if window.connection is not None and window.connection.store is not None:
+        window.connection.store.close()
+
+
+@pytest.fixture
+def make_desk(qtbot, fresh_home: Path, live_server: LiveServer) -> Iterator[Callable[..., Desk]]:
+    """Builds an unconnected window and a proxy in front of the live server."""
+    made: list[Desk] = []
+
+    def make(proxy: FaultProxy | None = None, server: LiveServer | None = None) -> Desk:
+        """A new window; ``proxy``: the same server address as an earlier window's;
+        ``server``: another server than the basic one."""
+        server = server or live_server
+        if proxy is None:
+            proxy = FaultProxy(server.url)
+            proxy.start()
+        window = MainWindow(data_dir=fresh_home / "data")
+        window.show()
+        desk = Desk(window, proxy, server, fresh_home)
+        made.append(desk)
+        return desk
+
+    yield make
+    for desk in made:
+        # The proxy goes first: it cuts slow and endless answers, so no request of the
+        # window is left waiting on it while the window lets its background work finish.
+        desk.proxy.stop()  # stopping twice (a shared proxy) is harmless
+        if not desk.closed:
+            close_window(desk.window)
+        desk.window.deleteLater()
+
+
+def connect(qtbot, desk: Desk, who: str = "ann") -> None:
+    """Sign in through the proxy and wait until the first agent's Task is on screen."""
+    request = ConnectRequest(desk.proxy.url, desk.server.token(who), remember=False)
+    with qtbot.waitSignal(desk.window.agent_opened, timeout=TIMEOUT_MS):
+        desk.window.connect_to(request)
+
+
+@pytest.fixture
+def desk(qtbot, make_desk: Callable[..., Desk]) -> Desk:
+    """Ann's window, through the proxy, with Scout open."""
+    made = make_desk()
+    connect(qtbot, made)
+    return made
+
+
+def type_at_end(qtbot, desk: Desk, text: str) -> str:
+    """Edit mode, type ``text`` at the end (no newlines: keyClicks can't send them)."""
+    assert "\n" not in text
+    desk.window.actions_.edit.trigger()
+    editor = desk.tab.editor
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, text)
+    return editor.text()
