@@ -56,9 +56,11 @@ def classify_link(url: str) -> LinkAction:
             return LinkAction("blocked", reason="The web link has no valid host.")
         return LinkAction("external", target=url)
     if scheme == "mailto":
-        if _has_control_chars(url):
-            return LinkAction("blocked", reason="The mail link is not valid.")
-        return LinkAction("external", target=url)
+        # Only web pages open from the preview (issue: "opens only http(s)"); the address
+        # shows in the reason so the operator can still copy it.
+        return LinkAction(
+            "blocked", reason=f"Mail links are not opened from the preview: {url[7:80]}"
+        )
     if scheme in _DANGEROUS_SCHEMES:
         return LinkAction("blocked", reason=f"{scheme}: links are never opened from the preview.")
     if not scheme:

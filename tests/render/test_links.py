@@ -18,11 +18,14 @@ def test_embed_links_round_trip_to_their_path(path: str) -> None:
     assert classify_link(url) == LinkAction("embed", target=path)
 
 
-@pytest.mark.parametrize(
-    "url", ["https://example.com/a?b=1", "http://example.com", "mailto:ops@example.com"]
-)
-def test_web_and_mail_links_are_shown_before_opening(url: str) -> None:
+@pytest.mark.parametrize("url", ["https://example.com/a?b=1", "http://example.com"])
+def test_web_links_are_shown_before_opening(url: str) -> None:
     assert classify_link(url) == LinkAction("external", target=url)
+
+
+def test_mail_links_do_not_open_but_show_the_address() -> None:
+    action = classify_link("mailto:ops@example.com")
+    assert action.kind == "blocked" and "ops@example.com" in action.reason
 
 
 @pytest.mark.parametrize(
