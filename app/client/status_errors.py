@@ -73,11 +73,19 @@ def said_brief(message: str | None) -> str:
 
 
 def error_for_status(
-    status: int, headers: Mapping[str, str], body: bytes, *, server: str
+    status: int, headers: Mapping[str, str], body: bytes, *, server: str, method: str = "PUT"
 ) -> TaskdeskError:
-    """The typed error for a non-success answer. ``server`` names the server in messages."""
+    """The typed error for a non-success answer. ``server`` names the server in messages;
+    ``method`` keeps write-only meanings (conflict, too large) off answers to reads."""
     message, parsed = error_body(body)
     said = f" The server said: “{quoted_server_text(message)}”." if message else ""
+    if method == "GET" and status in (409, 413):
+        # A read can't conflict or be too large: the answer itself is wrong.
+        return BadResponse(
+            f"The server at {server} answered a read with HTTP {status}, which makes no "
+            f"sense for it.{said} Try again; if it keeps happening, the server needs a look.",
+            status=status,
+        )
     if status == 409:
         if message is not None and (found := _EMBEDDED_IN.search(message)):
             ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())

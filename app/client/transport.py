@@ -155,7 +155,7 @@ class Transport:
         )
         if answer.status not in expect:
             refusal = error_for_status(
-                answer.status, answer.headers, answer.body, server=self.server
+                answer.status, answer.headers, answer.body, server=self.server, method=method
             )
             self._scrub(refusal)
             raise refusal

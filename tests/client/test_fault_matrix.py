@@ -59,7 +59,12 @@ CALLS: dict[str, Call] = {
 
 DELETES = {"delete_task", "delete_note"}
 # A 204 has no body to drip, so a slow body is no fault for it.
-SPECIAL = {("delete_note", "slow-body"): OK}
+# A read can't conflict or be too large: 409 and 413 on a GET are answers that make no sense.
+SPECIAL = {
+    ("delete_note", "slow-body"): OK,
+    ("create_run", "413"): TooLarge,
+    ("create_run", "409-no-body"): VersionConflict,
+}
 
 # id: (fault, its parameters, the outcome for most calls, for put_task, for the deletes)
 FAULTS: dict[str, tuple[Fault, dict[str, Any], object, object, object]] = {
@@ -74,7 +79,7 @@ FAULTS: dict[str, tuple[Fault, dict[str, Any], object, object, object]] = {
     ),
     "401": (Fault.STATUS, {"status": 401}, Unauthorized, Unauthorized, Unauthorized),
     "404": (Fault.STATUS, {"status": 404}, NotFound, NotFound, NotFound),
-    "413": (Fault.STATUS, {"status": 413}, TooLarge, TooLarge, TooLarge),
+    "413": (Fault.STATUS, {"status": 413}, BadResponse, TooLarge, TooLarge),
     "429": (
         Fault.STATUS,
         {"status": 429, "retry_after": "3"},
@@ -82,7 +87,7 @@ FAULTS: dict[str, tuple[Fault, dict[str, Any], object, object, object]] = {
         RateLimited,
         RateLimited,
     ),
-    "409-no-body": (Fault.CONFLICT_NO_BODY, {}, VersionConflict, VersionConflict, VersionConflict),
+    "409-no-body": (Fault.CONFLICT_NO_BODY, {}, BadResponse, VersionConflict, VersionConflict),
     "malformed-json": (Fault.MALFORMED_JSON, {}, BadResponse, UNCERTAIN, OK),
     "wrong-shape": (Fault.WRONG_SHAPE, {}, BadResponse, UNCERTAIN, OK),
     "html-200": (Fault.HTML_200, {}, BadResponse, UNCERTAIN, OK),
