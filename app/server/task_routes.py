@@ -76,45 +76,35 @@ def extensions_on(request: Request) -> bool:
 def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
     (none of those when ``spec_only``)."""
-    if spec_only:
-        return {
-            "path": "task.md",
-            "display_path": task_display_path(org_id, task.agent_id),
-            "content": task.content,
-            "version": task.version,
-            "revisions": [
-                {
-                    "version": r.version,
-                    "content": r.content,
-                    "replaced_at": r.replaced_at,
-                    "replaced_by_name": r.replaced_by_name,
-                }
-                for r in task.revisions
-            ],
+    revisions: list[dict[str, Any]] = []
+    for r in task.revisions:
+        revision: dict[str, Any] = {
+            "version": r.version,
+            "content": r.content,
+            "replaced_at": r.replaced_at,
+            "replaced_by_name": r.replaced_by_name,
         }
-    return {
+        if not spec_only:
+            revision["replaced_by_type"] = r.replaced_by_type
+            revision["replaced_by_id"] = r.replaced_by_id
+        revisions.append(revision)
+    body: dict[str, Any] = {
         "path": "task.md",
         "display_path": task_display_path(org_id, task.agent_id),
         "content": task.content,
         "version": task.version,
-        "revisions": [
-            {
-                "version": r.version,
-                "content": r.content,
-                "replaced_at": r.replaced_at,
-                "replaced_by_name": r.replaced_by_name,
-                "replaced_by_type": r.replaced_by_type,
-                "replaced_by_id": r.replaced_by_id,
-            }
-            for r in task.revisions
-        ],
-        "agent_id": task.agent_id,
-        "hash": task.hash,
-        "updated_at": task.updated_at,
-        "updated_by_name": task.updated_by_name,
-        "updated_by_type": task.updated_by_type,
-        "updated_by_id": task.updated_by_id,
+        "revisions": revisions,
     }
+    if not spec_only:
+        body.update(
+            agent_id=task.agent_id,
+            hash=task.hash,
+            updated_at=task.updated_at,
+            updated_by_name=task.updated_by_name,
+            updated_by_type=task.updated_by_type,
+            updated_by_id=task.updated_by_id,
+        )
+    return body
 
 
 def task_response(org_id: str, task: TaskRecord, *, extensions: bool = True) -> JsonResponse:
