@@ -16,13 +16,14 @@ from app.models import TaskDoc
 from app.session import TaskSession
 from app.store import LocalStore
 from tests.faultproxy import FaultProxy
+from tests.gui.conftest import close_window, fresh_home
 from tests.live_server import LiveServer, live_server, server_factory, workspace_basic
 from widgets.connect_dialog import ConnectRequest
 from widgets.main_window import MainWindow
 from widgets.messages import Severity
 from widgets.task_tab import TaskTab
 
-__all__ = ["live_server", "server_factory", "workspace_basic"]
+__all__ = ["fresh_home", "live_server", "server_factory", "workspace_basic"]
 
 TIMEOUT_MS = 15_000
 HEARTBEAT_MS = 5
@@ -144,24 +145,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     )
     top = sorted(STALLS.items(), key=lambda item: -item[1])[:8]
     terminalreporter.write_line("  longest: " + ", ".join(f"{c} {ms} ms" for c, ms in top))
-
-
-@pytest.fixture(autouse=True)
-def fresh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Fresh settings, store and logs per test; never the operator's keyring or token."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("TASKDESK_HOME", str(home))
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
-    monkeypatch.delenv("TASKDESK_TOKEN", raising=False)
-    return home
-
-
-def close_window(window: MainWindow) -> None:
-    window._closing_confirmed = True  # the test is over: no leaving questions
-    window.close()
-    window.shutdown()
-    if window.connection is not None and window.connection.store is not None:
-        window.connection.store.close()
 
 
 @pytest.fixture
