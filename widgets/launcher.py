@@ -176,9 +176,21 @@ def run_window(server_url: str | None) -> int:
     prepare_application(app)
     window = open_window(app, server_url, launch)
     _quit_on_signals(app, window)
+    _settle_garbage_collector(window)
     code = app.exec()
     window.shutdown()
     return code
+
+
+def _settle_garbage_collector(window: MainWindow) -> None:
+    """Once the first agent is open, move what start-up made out of the collector's sight.
+
+    A full collection walks every object the imports and the window created: 40 to 120 ms
+    measured here, long enough to stall typing. Frozen, they are never walked again.
+    """
+    import gc
+
+    window.agent_opened.connect(lambda _agent_id: gc.freeze())
 
 
 def _quit_on_signals(app: QApplication, window: MainWindow) -> None:
