@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
-    QListView,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -31,7 +30,7 @@ from widgets.history_entry_model import (
     HistoryEntryModel,
     size_text,
 )
-from widgets.two_line_delegate import TwoLineDelegate
+from widgets.two_line_delegate import two_line_list
 
 EMPTY_TEXT = (
     "Nothing replaced yet: texts you discard, replace with theirs or restore over are kept here."
@@ -100,17 +99,8 @@ class LocalHistoryDialog(QDialog):
         self.intro_label.setWordWrap(True)
 
         self.model = HistoryEntryModel(self, clock=clock)
-        self.list_view = QListView()
-        self.list_view.setModel(self.model)
-        self.list_view.setAccessibleName("Replaced texts")
-        self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
-        self.list_view.setSelectionMode(QListView.SelectionMode.SingleSelection)
-        self.delegate = TwoLineDelegate(TITLE_ROLE, DETAIL_ROLE, self.list_view)
-        self.list_view.setItemDelegate(self.delegate)
-        self.list_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list_view.setUniformItemSizes(True)
-        self.list_view.setMinimumWidth(
-            self.delegate.list_width_for(self.list_view, TYPICAL_TITLE, TYPICAL_DETAIL)
+        self.list_view, self.delegate = two_line_list(
+            self.model, "Replaced texts", (TITLE_ROLE, DETAIL_ROLE), (TYPICAL_TITLE, TYPICAL_DETAIL)
         )
 
         self.text_view = QPlainTextEdit()

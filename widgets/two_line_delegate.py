@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -147,3 +148,27 @@ class TwoLineDelegate(QStyledItemDelegate):
             str(index.data(self.detail_role) or ""), elide, width
         )
         return title, detail
+
+
+def two_line_list(
+    model: QAbstractItemModel,
+    accessible_name: str,
+    roles: tuple[int, int],
+    typical: tuple[str, str],
+) -> tuple[QListView, TwoLineDelegate]:
+    """A read-only, single-selection list drawing each row as title and detail lines.
+
+    Rows elide to the list's width (never a sideways scrollbar); the list is at least as
+    wide as a ``typical`` (title, detail) row needs.
+    """
+    view = QListView()
+    view.setModel(model)
+    view.setAccessibleName(accessible_name)
+    view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+    view.setSelectionMode(QListView.SelectionMode.SingleSelection)
+    delegate = TwoLineDelegate(roles[0], roles[1], view)
+    view.setItemDelegate(delegate)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setUniformItemSizes(True)
+    view.setMinimumWidth(delegate.list_width_for(view, *typical))
+    return view, delegate

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QLabel,
-    QListView,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -25,7 +24,7 @@ from app.models import TaskDoc
 from widgets.diff_view import DiffView
 from widgets.icons import icon
 from widgets.revision_model import DETAIL_ROLE, TITLE_ROLE, Clock, RevisionModel, RevisionRow
-from widgets.two_line_delegate import TwoLineDelegate
+from widgets.two_line_delegate import two_line_list
 
 NO_EARLIER = "No earlier versions yet. Every save keeps the text it replaces."
 TYPICAL_DETAIL = "replaced 28 Sep 2026 by Morgan"
@@ -49,18 +48,8 @@ class VersionsPanel(QWidget):
         self.setObjectName("VersionsPanel")
         self.model = RevisionModel(self, clock=clock)
 
-        self.list_view = QListView()
-        self.list_view.setModel(self.model)
-        self.list_view.setAccessibleName("Versions")
-        self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
-        self.list_view.setSelectionMode(QListView.SelectionMode.SingleSelection)
-        self.delegate = TwoLineDelegate(TITLE_ROLE, DETAIL_ROLE, self.list_view)
-        self.list_view.setItemDelegate(self.delegate)
-        # Rows elide to the list's width: never a sideways scrollbar to read a version.
-        self.list_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.list_view.setUniformItemSizes(True)
-        self.list_view.setMinimumWidth(
-            self.delegate.list_width_for(self.list_view, "v50 (live)", TYPICAL_DETAIL)
+        self.list_view, self.delegate = two_line_list(
+            self.model, "Versions", (TITLE_ROLE, DETAIL_ROLE), ("v50 (live)", TYPICAL_DETAIL)
         )
         self.empty_label = QLabel(NO_EARLIER)
         self.empty_label.setObjectName("hint")
