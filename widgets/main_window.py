@@ -314,6 +314,7 @@ class MainWindow(QMainWindow):
         if agent is None:
             return
         self.sidebar.select_agent(agent_id)
+        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)

@@ -355,3 +355,4 @@ def test_a_failed_open_never_shows_another_agents_task_as_this_ones(qtbot, desk:
     assert desk.tab.state.agent_id == "a_writer" and desk.tab.state.live is None
     shows_scout = desk.tab.editor.text() == scout and desk.tab.modes.isEnabled()
     assert not shows_scout, "Writer's tab shows Scout's Task, ready to edit"
+    assert desk.window.windowTitle().startswith("Writer"), desk.window.windowTitle()
