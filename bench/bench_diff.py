@@ -18,36 +18,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import cydifflib
 from PySide6.QtWidgets import QApplication
+from task_words import WORDS  # bench/ is on the path when a script runs
 
 from app.diff_model import build_diff, split_lines
 from widgets.diff_view import DiffView
-
-WORDS = [
-    "agent",
-    "queue",
-    "report",
-    "customer",
-    "reply",
-    "summary",
-    "rule",
-    "output",
-    "source",
-    "check",
-    "review",
-    "ticket",
-    "always",
-    "never",
-    "short",
-    "clear",
-    "cite",
-    "link",
-    "table",
-    "owner",
-    "weekly",
-    "daily",
-    "escalate",
-    "draft",
-]
 
 
 def markdown_line(rng: random.Random) -> str:

@@ -18,6 +18,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import markdown
 from PySide6.QtGui import QGuiApplication, QTextDocument
+from task_words import WORDS  # bench/ is on the path when a script runs
 
 from app.expander import expand_embeds
 from app.models import AccessEntry, OrgFile, Reader
@@ -25,32 +26,6 @@ from app.render import PreviewRenderer
 
 ORG = "o_bench"
 READER = Reader("a_bench", "guild_bench")
-WORDS = [
-    "agent",
-    "queue",
-    "report",
-    "customer",
-    "reply",
-    "summary",
-    "rule",
-    "output",
-    "source",
-    "check",
-    "review",
-    "ticket",
-    "always",
-    "never",
-    "short",
-    "clear",
-    "cite",
-    "link",
-    "table",
-    "owner",
-    "weekly",
-    "daily",
-    "escalate",
-    "draft",
-]
 
 
 def sentence(rng: random.Random) -> str:

@@ -1,0 +1,28 @@
+"""The words the benchmarks build Task-like prose from (shared so their figures compare)."""
+
+WORDS = [
+    "agent",
+    "queue",
+    "report",
+    "customer",
+    "reply",
+    "summary",
+    "rule",
+    "output",
+    "source",
+    "check",
+    "review",
+    "ticket",
+    "always",
+    "never",
+    "short",
+    "clear",
+    "cite",
+    "link",
+    "table",
+    "owner",
+    "weekly",
+    "daily",
+    "escalate",
+    "draft",
+]
