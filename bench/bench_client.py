@@ -35,7 +35,7 @@ import requests
 
 from app.client import TaskdeskClient
 from app.client.parse import parse_answer, task_from
-from app.limits import MAX_REVISIONS, TASK_MAX_BYTES
+from app.core.limits import MAX_REVISIONS, TASK_MAX_BYTES
 from app.server import start_server
 
 WORKSPACE = Path(__file__).resolve().parents[1] / "tests" / "data" / "workspace_basic.json"

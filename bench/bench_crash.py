@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.client import TaskdeskClient  # noqa: E402  (after the path is set)
+from app.desk.session import DRAFT_DEBOUNCE_MS, DRAFT_MAX_WAIT_MS  # noqa: E402
 from app.server import start_server  # noqa: E402
-from app.session import DRAFT_DEBOUNCE_MS, DRAFT_MAX_WAIT_MS  # noqa: E402
 from app.store import LocalStore  # noqa: E402
 from tests.crash.crash_rounds import MAX_TEXT_AGE_S, CrashRun, Expected, Verdict  # noqa: E402
 

@@ -20,8 +20,8 @@ import cydifflib
 from PySide6.QtWidgets import QApplication
 from task_words import WORDS  # bench/ is on the path when a script runs
 
-from app.diff_model import build_diff, split_lines
-from widgets.diff_view import DiffView
+from app.core.diff_model import build_diff, split_lines
+from widgets.versions.diff_view import DiffView
 
 
 def markdown_line(rng: random.Random) -> str:

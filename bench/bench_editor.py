@@ -32,7 +32,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QPlainTextEdit, QWidget
 from task_words import WORDS  # bench/ is on the path when a script runs
 
-from app.expander import (
+from app.core.expander import (
     CollectionPiece,
     Expansion,
     MarkerPiece,
@@ -40,12 +40,12 @@ from app.expander import (
     RepeatPiece,
     expand_embeds,
 )
-from app.limits import TASK_MAX_BYTES, utf8_len
-from app.models import AccessEntry, OrgFile, Reader
+from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.models import AccessEntry, OrgFile, Reader
 from app.render import PreviewRenderer
-from widgets.editor import TaskEditor
-from widgets.highlighter import EmbedVerdict
-from widgets.preview_pane import PreviewPanel
+from widgets.editor.highlighter import EmbedVerdict
+from widgets.editor.task_editor import TaskEditor
+from widgets.preview.preview_pane import PreviewPanel
 
 ORG = "o_bench"
 READER = Reader("a_bench", "guild_bench")

@@ -15,9 +15,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from app.expander import EMBED_RE, expand_embeds
-from app.limits import TASK_MAX_BYTES, utf8_len
-from app.models import AccessEntry, OrgFile, Reader
+from app.core.expander import EMBED_RE, expand_embeds
+from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.models import AccessEntry, OrgFile, Reader
 
 ORG_ID = "o_acme"
 READER = Reader("a_scout", "guild_ops")

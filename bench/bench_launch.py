@@ -51,7 +51,7 @@ BASELINE = _PAINT_PROBE + textwrap.dedent(
     from PySide6.QtWidgets import (
         QApplication, QListView, QMainWindow, QPlainTextEdit, QSplitter, QToolBar,
     )
-    from widgets.icons import icon
+    from widgets.common.icons import icon
 
     app = QApplication(sys.argv[:1])
     window = QMainWindow()

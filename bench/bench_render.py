@@ -20,8 +20,8 @@ import markdown
 from PySide6.QtGui import QGuiApplication, QTextDocument
 from task_words import WORDS  # bench/ is on the path when a script runs
 
-from app.expander import expand_embeds
-from app.models import AccessEntry, OrgFile, Reader
+from app.core.expander import expand_embeds
+from app.core.models import AccessEntry, OrgFile, Reader
 from app.render import PreviewRenderer
 
 ORG = "o_bench"

@@ -17,9 +17,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QCoreApplication
 
 from app.client.errors import Offline
-from app.models import TaskDoc
-from app.runner import Runner
-from app.session import TaskSession
+from app.core.models import TaskDoc
+from app.desk.runner import Runner
+from app.desk.session import TaskSession
 from app.store import LocalStore
 
 KEYSTROKES = 20_000

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.models import OrgFile
+from app.core.models import OrgFile
 from app.store import LocalStore
 
 ROUNDS = 200

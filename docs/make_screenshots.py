@@ -29,7 +29,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication, QWidget
 
     from widgets.launcher import prepare_application
-    from widgets.main_window import MainWindow
+    from widgets.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -106,8 +106,8 @@ def main() -> int:
     window.actions_.versions.trigger()
 
     # A conflict: another operator of the demo saves while this one edits.
-    from app.embedded import local_workspace_paths
-    from app.workspace import load_workspace
+    from app.connect.embedded import local_workspace_paths
+    from app.core.workspace import load_workspace
 
     workspace = load_workspace(local_workspace_paths(home / "data")[0])
     operators = [p for p in workspace.people if p.type == "operator"]

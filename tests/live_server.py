@@ -7,7 +7,7 @@ a new SQLite file under ``tmp_path``, test hooks on. It is a ``LiveServer``:
     live_server.token("ann")          a token by person or agent id ("u_ann", "a_scout") or
                                       lower-case name ("ann", "bob", "mia", "scout", ...)
     live_server.auth("ann")           {"Authorization": "Bearer ann-secret"}
-    live_server.hook("fail", status=503, count=1)   POST /__test__/fail (app/server/test_hooks.py)
+    live_server.hook("fail", status=503, count=1)   POST /__test__/fail (tests/server_hooks.py)
     live_server.restart()             stop, then start again on the same database (and port)
 
 ``server_factory(workspace=None, *, test_hooks=True, db_path=None)``: start another server,
@@ -27,11 +27,18 @@ from typing import Any
 
 import pytest
 import requests
+from fastapi import FastAPI
 
 from app.server import ServerHandle, start_server
+from tests.server_hooks import install_test_hooks
 
 WORKSPACE_BASIC = Path(__file__).resolve().parent / "data" / "workspace_basic.json"
 HTTP_TIMEOUT = 10.0
+
+
+def _hooks(on: bool) -> Callable[[FastAPI], None] | None:
+    """The fault-injection routes for ``configure=``, or none."""
+    return install_test_hooks if on else None
 
 
 def _tokens(workspace: dict[str, Any]) -> dict[str, str]:
@@ -94,11 +101,11 @@ class LiveServer:
         self.handle.stop()
         try:
             self.handle = start_server(
-                self.workspace_path, self.db_path, port=self.port, test_hooks=self.test_hooks
+                self.workspace_path, self.db_path, port=self.port, configure=_hooks(self.test_hooks)
             )
         except OSError:
             self.handle = start_server(
-                self.workspace_path, self.db_path, test_hooks=self.test_hooks
+                self.workspace_path, self.db_path, configure=_hooks(self.test_hooks)
             )
         return self
 
@@ -131,7 +138,7 @@ def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
             path = workspace if workspace is not None else WORKSPACE_BASIC
         data = json.loads(path.read_text(encoding="utf-8"))
         db = db_path if db_path is not None else tmp_path / f"server-{n}.sqlite3"
-        handle = start_server(path, db, test_hooks=test_hooks)
+        handle = start_server(path, db, configure=_hooks(test_hooks))
         server = LiveServer(handle, path, db, test_hooks, _tokens(data))
         started.append(server)
         return server

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
     from PySide6.QtWidgets import QApplication
 
-    from widgets.main_window import MainWindow
+    from widgets.window.main_window import MainWindow
 
-CLI_COMMANDS = ("serve", "expand")
 CLI_FLAGS = ("--version", "-V")
 
 NO_DISPLAY_MESSAGE = (
@@ -93,8 +92,8 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 
 def setup_logging() -> str:
     """Log to taskdesk.log in the platform's log folder; returns the file's path."""
-    from app.paths import log_dir, settings_path
-    from app.settings import load_settings
+    from app.connect.paths import log_dir, settings_path
+    from app.connect.settings import load_settings
 
     folder = log_dir()
     try:
@@ -115,7 +114,8 @@ def setup_logging() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run `taskdesk`; returns the process exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and (args[0] in CLI_COMMANDS or args[0] in CLI_FLAGS):
+    # A command (`serve`, `expand`, …) or --version: the window only takes options.
+    if args and (not args[0].startswith("-") or args[0] in CLI_FLAGS):
         from app.cli import main as cli_main
 
         return int(cli_main(args) or 0)
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def prepare_application(app: QApplication) -> None:
     """Names and the stylesheet: the same for the program, the screenshots and the benchmark."""
-    from app.resource_files import resource
+    from app.core.resource_files import resource
 
     app.setApplicationName("Taskdesk")
     app.setOrganizationName("Taskdesk")
@@ -144,8 +144,8 @@ def open_window(app: QApplication, server_url: str | None, launch: Any = None) -
 
     ``launch``: the local server already starting (see ``launch_local_server_early``).
     """
-    from widgets.main_window import MainWindow
-    from widgets.messages import install_excepthook
+    from widgets.window.main_window import MainWindow
+    from widgets.window.messages import install_excepthook
 
     window = MainWindow(log_path=setup_logging())
     install_excepthook(window.messages, window.secrets)
@@ -160,8 +160,8 @@ def launch_local_server_early(server_url: str | None) -> Any:
     it then gets ready on another core while the window is built and painted."""
     if server_url is not None:
         return None
-    from app.embedded import launch_if_local
-    from app.paths import data_dir
+    from app.connect.embedded import launch_if_local
+    from app.connect.paths import data_dir
 
     return launch_if_local(data_dir())
 

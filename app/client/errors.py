@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from app.models import TaskDoc
+from app.core.models import TaskDoc
 
 
 class TaskdeskError(Exception):

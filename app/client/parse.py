@@ -9,7 +9,7 @@ import orjson
 
 from app.client.errors import BadResponse
 from app.client.runs import RunInfo, RunNote, TaskSource
-from app.models import (
+from app.core.models import (
     AccessEntry,
     AgentEmbedStatus,
     AgentRow,

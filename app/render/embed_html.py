@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from app.expander import CollectionPiece, MarkerPiece, NotePiece, RepeatPiece, file_stem
+from app.core.expander import CollectionPiece, MarkerPiece, NotePiece, RepeatPiece, file_stem
 from app.render.links import embed_url
 
 NOTE_TINTS = {1: "#eef3fa", 2: "#f6f2e8"}

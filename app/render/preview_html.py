@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import partial
 
-from app.expander import (
+from app.core.expander import (
     CollectionPiece,
     Expansion,
     MarkerPiece,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import __version__
+from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
 from app.server.database import DatabaseError, ServerDatabase
 from app.server.responses import (
@@ -22,8 +23,6 @@ from app.server.responses import (
     on_validation_error,
 )
 from app.server.seeding import seed_if_new
-from app.server.test_hooks import install_test_hooks
-from app.workspace import Workspace, load_workspace
 
 
 def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
@@ -53,16 +52,17 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
 def create_app(
     db_path: Path,
     workspace: Workspace | Path | None = None,
-    test_hooks: bool = False,
     *,
     extensions: bool = True,
+    configure: Callable[[FastAPI], None] | None = None,
 ) -> FastAPI:
     """The app, its database open and seeded; the database closes when the app shuts down.
 
     ``extensions=False`` serves the spec's four endpoints only, like a server that is not
     this reference one: every EXTENSION of shared/spec/API.md (who am I, agents, guilds,
     notes, runs, task.md's ETag and the live version in a 409) is absent, and its routes
-    answer 404 ``not found`` like any unknown route. The test hooks stay available.
+    answer 404 ``not found`` like any unknown route. ``configure`` is called last with the
+    app; production never passes it (the tests mount their fault-injection routes with it).
     """
     db = open_database(Path(db_path), workspace)
 
@@ -89,6 +89,6 @@ def create_app(
     if extensions:
         app.include_router(task_routes.extension_router)
         app.include_router(org_routes.extension_router)
-    if test_hooks:
-        app.state.fault_plan = install_test_hooks(app)
+    if configure is not None:
+        configure(app)
     return app

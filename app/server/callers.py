@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.models import AccessEntry, PersonType, Reader
+from app.core.models import AccessEntry, PersonType, Reader
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.expander import EMBED_RE, embed_path
-from app.limits import MAX_REVISIONS
-from app.models import AccessEntry, Kind, OrgFile, PersonType, sha256_hex
+from app.core.expander import EMBED_RE, embed_path
+from app.core.limits import MAX_REVISIONS
+from app.core.models import AccessEntry, Kind, OrgFile, PersonType, sha256_hex
 from app.server.callers import Caller
 
 SCHEMA = """

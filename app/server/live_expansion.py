@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.expander import Expansion, expand_embeds, task_display_path
-from app.models import Reader
+from app.core.expander import Expansion, expand_embeds, task_display_path
+from app.core.models import Reader
 from app.server.database import AgentRecord, Transaction
 
 

@@ -17,8 +17,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.expander import file_stem, level_of
-from app.models import OrgFile
+from app.core.expander import file_stem, level_of
+from app.core.models import OrgFile
 from app.server.auth import CallerDep, database
 from app.server.database import FileEmbeddedError
 from app.server.live_expansion import expand_live_task

@@ -5,13 +5,15 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
 import uvicorn
+from fastapi import FastAPI
 
+from app.core.workspace import Workspace
 from app.server.app_factory import create_app
-from app.workspace import Workspace
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 5.0
@@ -79,16 +81,16 @@ def start_server(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
-    test_hooks: bool = False,
     extensions: bool = True,
+    configure: Callable[[FastAPI], None] | None = None,
 ) -> ServerHandle:
     """Start the server and return once it accepts connections.
 
     The database is seeded from ``workspace`` only when it is new; a malformed workspace
     raises WorkspaceError naming the bad entry. ``port=0`` takes a free port.
-    ``extensions=False``: a spec-only server (see ``create_app``).
+    ``extensions=False``: a spec-only server; ``configure``: see ``create_app``.
     """
-    app = create_app(Path(db_path), workspace, test_hooks, extensions=extensions)
+    app = create_app(Path(db_path), workspace, extensions=extensions, configure=configure)
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
         sock = _listening_socket(host, port)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from app.core.workspace import Workspace
 from app.server.callers import SEED_AUTHOR
 from app.server.database import ServerDatabase, Transaction, utc_now
-from app.workspace import Workspace
 
 SCHEMA_VERSION = "1"
 

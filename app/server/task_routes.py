@@ -16,8 +16,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.expander import task_display_path, task_source
-from app.limits import TASK_MAX_BYTES, utf8_len
+from app.core.expander import task_display_path, task_source
+from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.server.auth import CallerDep, database
 from app.server.database import (
     AgentRecord,

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from app.models import (
+from app.core.models import (
     AccessEntry,
     AgentEmbedStatus,
     AgentRow,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.models import sha256_hex
+from app.core.models import sha256_hex
 from app.store.records import Draft, utc_from_seconds
 
 _COLUMNS = "server, agent_id, agent_name, text, base_version, saved_at"

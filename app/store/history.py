@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from app.models import sha256_hex
+from app.core.models import sha256_hex
 from app.store.records import HistoryEntry, utc_from_seconds
 
 HISTORY_KEEP = 200

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 
-from app.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
+from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 from app.store import cache, cache_codec, drafts, history
 from app.store.database import StoreDatabase
 from app.store.records import Cached, Draft, HistoryEntry, utc_from_seconds

@@ -18,8 +18,8 @@ from app.client import (
     VersionConflict,
 )
 from app.client.status_errors import error_for_status
-from app.limits import TASK_MAX_BYTES
-from app.models import AgentRow, EmbeddableNote, Guild, Me, TaskDoc
+from app.core.limits import TASK_MAX_BYTES
+from app.core.models import AgentRow, EmbeddableNote, Guild, Me, TaskDoc
 from tests.client.conftest import BOB, MIA
 from tests.live_server import LiveServer
 

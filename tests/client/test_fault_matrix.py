@@ -29,11 +29,12 @@ from app.client import (
     Unreachable,
     VersionConflict,
 )
-from app.models import TaskDoc
+from app.core.models import TaskDoc
 from app.server import ServerHandle, start_server
 from tests.client.conftest import ANN, FAST
 from tests.faultproxy import Fault, FaultProxy
 from tests.live_server import WORKSPACE_BASIC
+from tests.server_hooks import install_test_hooks
 
 ESCALATION = "org/o_acme/escalation.md"
 OK = "ok"  # the call succeeds
@@ -132,7 +133,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerHandle]:
     """One server for the whole matrix (starting 250 of them is most of the time); each
     test makes its own checks independent of the ones before it."""
     db = tmp_path_factory.mktemp("fault-matrix") / "server.sqlite"
-    with start_server(WORKSPACE_BASIC, db, test_hooks=True) as handle:
+    with start_server(WORKSPACE_BASIC, db, configure=install_test_hooks) as handle:
         yield handle
 
 

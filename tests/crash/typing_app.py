@@ -33,9 +33,9 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.session_state import SessionState
+from app.desk.session_state import SessionState
 from widgets.launcher import open_window, prepare_application
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 READY_TIMEOUT_MS = 30_000
 """Sign-in, the Task and the draft lookup must all have arrived by then (``--ready-timeout-ms``)."""

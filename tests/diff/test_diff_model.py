@@ -7,7 +7,7 @@ import difflib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.diff_model import (
+from app.core.diff_model import (
     ROW_BREAK_MARK,
     aligned_texts,
     build_diff,

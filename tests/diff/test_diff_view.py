@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.diff_model import build_diff
-from widgets.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView
+from app.core.diff_model import build_diff
+from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView
 
 
 def make_view(qtbot: QtBot) -> DiffView:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from app.expander import EMBED_RE, Expansion, is_display_path
-from app.models import BrokenEmbed
-from app.resource_files import default_task_template, demo_workspace_text, resource
-from app.workspace import Workspace, load_workspace
+from app.core.expander import EMBED_RE, Expansion, is_display_path
+from app.core.models import BrokenEmbed
+from app.core.resource_files import default_task_template, demo_workspace_text, resource
+from app.core.workspace import Workspace, load_workspace
 
 OVER_BUDGET_AGENT = "a_librarian"
 

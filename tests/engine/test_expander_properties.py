@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.expander import EMBED_RE, Expansion, expand_embeds
-from app.models import AccessEntry, Kind, OrgFile, Reader
+from app.core.expander import EMBED_RE, Expansion, expand_embeds
+from app.core.models import AccessEntry, Kind, OrgFile, Reader
 
 # Modest runs keep the suite fast; no deadline or too-slow check, since a busy CI machine
 # would turn them into failures that say nothing about the expander.

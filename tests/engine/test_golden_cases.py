@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app.expander import Expansion
-from app.workspace import Workspace, load_workspace
+from app.core.expander import Expansion
+from app.core.workspace import Workspace, load_workspace
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p for p in GOLDEN.iterdir() if (p / "workspace.json").is_file())

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.workspace import WorkspaceError, load_workspace
+from app.core.workspace import WorkspaceError, load_workspace
 
 
 def minimal(task: str, note_text: str) -> dict[str, Any]:

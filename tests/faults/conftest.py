@@ -12,16 +12,16 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer
 from PySide6.QtGui import QTextCursor
 
-from app.models import TaskDoc
-from app.session import TaskSession
+from app.core.models import TaskDoc
+from app.desk.session import TaskSession
 from app.store import LocalStore
 from tests.faultproxy import FaultProxy
 from tests.gui.conftest import close_window, fresh_home
 from tests.live_server import LiveServer, live_server, server_factory, workspace_basic
-from widgets.connect_dialog import ConnectRequest
-from widgets.main_window import MainWindow
-from widgets.messages import Severity
-from widgets.task_tab import TaskTab
+from widgets.dialogs.connect import ConnectRequest
+from widgets.task.task_tab import TaskTab
+from widgets.window.main_window import MainWindow
+from widgets.window.messages import Severity
 
 __all__ = ["fresh_home", "live_server", "server_factory", "workspace_basic"]
 

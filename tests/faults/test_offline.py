@@ -17,7 +17,7 @@ from app.client import TaskdeskClient
 from app.store import LocalStore
 from tests.faultproxy import Fault
 from tests.faults.conftest import TIMEOUT_MS, Desk, connect, type_at_end, unclear_parts
-from widgets.messages import Severity
+from widgets.window.messages import Severity
 
 pytestmark = pytest.mark.timeout(90, method="thread")
 

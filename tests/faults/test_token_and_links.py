@@ -22,11 +22,11 @@ from PySide6.QtCore import QMimeData, QObject, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCursor
 
 from app.client import TaskdeskClient
-from app.paths import settings_path
+from app.connect.paths import settings_path
 from tests.faultproxy import Fault
 from tests.faults.conftest import TIMEOUT_MS, Desk, connect, type_at_end, unclear_parts
 from widgets.launcher import setup_logging
-from widgets.messages import install_excepthook
+from widgets.window.messages import install_excepthook
 
 pytestmark = pytest.mark.timeout(90, method="thread")
 

@@ -26,8 +26,8 @@ from tests.faults.conftest import (
     type_at_end,
     unclear_parts,
 )
-from widgets.connect_dialog import ConnectRequest
-from widgets.messages import Severity
+from widgets.dialogs.connect import ConnectRequest
+from widgets.window.messages import Severity
 
 # A hung cell dumps every thread's stack and ends the run, rather than hanging it.
 pytestmark = pytest.mark.timeout(90, method="thread")

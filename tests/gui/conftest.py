@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.live_server import LiveServer, live_server, server_factory, workspace_basic
-from widgets.connect_dialog import ConnectRequest
-from widgets.main_window import MainWindow
+from widgets.dialogs.connect import ConnectRequest
+from widgets.window.main_window import MainWindow
 
 __all__ = ["live_server", "server_factory", "workspace_basic"]
 

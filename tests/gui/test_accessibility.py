@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QToolBar, QWidget
 
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 
 def _label(text: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.live_server import WORKSPACE_BASIC, LiveServer
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 10_000
@@ -59,7 +59,7 @@ def test_agent_text_equals_taskdesk_expand(
 
 
 def test_editor_marks_each_embed_by_what_the_run_makes_of_it(qtbot, window: MainWindow) -> None:
-    from widgets.task_tab import embed_verdicts
+    from widgets.task.task_tab import embed_verdicts
 
     tab = window.task_tab
     qtbot.waitUntil(lambda: tab.last_preview is not None, timeout=TIMEOUT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.live_server import LiveServer
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
 
@@ -40,8 +40,8 @@ def test_remembered_server_opens_at_next_start_with_the_session_token(
     qtbot, make_window, live_server: LiveServer, monkeypatch
 ) -> None:
     """A remembered server and TASKDESK_TOKEN: straight in, no dialog, no local server."""
-    from app.paths import settings_path
-    from app.settings import Settings, save_settings
+    from app.connect.paths import settings_path
+    from app.connect.settings import Settings, save_settings
 
     save_settings(Settings(last_server_url=live_server.url), settings_path())
     monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
@@ -66,7 +66,7 @@ def test_unreachable_server_says_so(qtbot, make_window, monkeypatch) -> None:
 def test_the_last_agent_opens_again_at_the_next_start(
     qtbot, make_window, live_server: LiveServer
 ) -> None:
-    from widgets.connect_dialog import ConnectRequest
+    from widgets.dialogs.connect import ConnectRequest
 
     first: MainWindow = make_window()
     request = ConnectRequest(live_server.url, live_server.token("ann"), False)

@@ -5,16 +5,21 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from app.models import AgentRow, BrokenEmbed, Guild
-from widgets.agent_list_model import (
+from app.core.models import AgentRow, BrokenEmbed, Guild
+from widgets.dialogs.confirm import (
+    ConfirmLeaveDialog,
+    ConfirmRestoreDialog,
+    LeaveChoice,
+    OpenLinkDialog,
+)
+from widgets.dialogs.connect import ConnectDialog, check_server_url
+from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
     IS_GUILD_ROLE,
     AgentListModel,
 )
-from widgets.connect_dialog import ConnectDialog, check_server_url
-from widgets.dialogs import ConfirmLeaveDialog, ConfirmRestoreDialog, LeaveChoice, OpenLinkDialog
-from widgets.sidebar import Sidebar
+from widgets.window.sidebar import Sidebar
 
 GUILDS = [Guild("g_ops", "Operations"), Guild("g_res", "Research")]
 AGENTS = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QTextCursor
 
 from tests.live_server import LiveServer
-from widgets.connect_dialog import ConnectRequest
-from widgets.main_window import MainWindow
+from widgets.dialogs.connect import ConnectRequest
+from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
 

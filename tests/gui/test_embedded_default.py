@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 
 from app.client import TaskdeskClient
-from app.embedded import EmbeddedError, local_operator, local_workspace_paths, start_embedded
-from app.resource_files import demo_workspace_text
-from widgets.main_window import MainWindow
+from app.connect.embedded import (
+    EmbeddedError,
+    local_operator,
+    local_workspace_paths,
+    start_embedded,
+)
+from app.core.resource_files import demo_workspace_text
+from widgets.window.main_window import MainWindow
 
 TIMEOUT = 15_000
 
@@ -89,7 +94,7 @@ def test_window_without_a_server_opens_the_local_workspace(qtbot, make_window) -
 
 
 def test_local_server_process_serves_and_stops(tmp_path: Path) -> None:
-    from app.embedded import launch_embedded
+    from app.connect.embedded import launch_embedded
 
     server = launch_embedded(tmp_path / "data").wait()
     process = server.handle.process

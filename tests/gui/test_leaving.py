@@ -6,7 +6,7 @@ from PySide6.QtGui import QTextCursor
 
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QTextCursor
 
-from widgets.local_history_dialog import LocalHistoryDialog
-from widgets.main_window import MainWindow
+from widgets.versions.local_history_dialog import LocalHistoryDialog
+from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
 

@@ -8,9 +8,9 @@ import sys
 import pytest
 from PySide6.QtWidgets import QMainWindow
 
-from app.user_message import error, info, warning
-from widgets.banners import MessageBar
-from widgets.messages import Messages, Severity, install_excepthook, scrub
+from app.core.user_message import error, info, warning
+from widgets.window.banners import MessageBar
+from widgets.window.messages import Messages, Severity, install_excepthook, scrub
 
 
 @pytest.fixture

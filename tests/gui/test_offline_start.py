@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.gui.conftest import LOAD_TIMEOUT_MS
 from tests.live_server import LiveServer
-from widgets.connect_dialog import ConnectRequest
+from widgets.dialogs.connect import ConnectRequest
 
 
 def test_a_server_seen_before_opens_offline_with_the_cached_task(

@@ -9,12 +9,12 @@ import pytest
 from PySide6.QtGui import QTextCursor
 
 from app.client import TaskdeskClient
-from app.preview_notes import UNSUPPORTED_MESSAGE
+from app.render.preview_notes import UNSUPPORTED_MESSAGE
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
-from widgets.connect_dialog import ConnectRequest
-from widgets.main_window import MainWindow
-from widgets.messages import Severity
+from widgets.dialogs.connect import ConnectRequest
+from widgets.window.main_window import MainWindow
+from widgets.window.messages import Severity
 
 TIMEOUT = 10_000
 TOKENS = {"ann": "ann-secret", "bob": "bob-secret", "mia": "mia-secret"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from widgets.main_window import MainWindow
+from widgets.window.main_window import MainWindow
 
 
 def test_opens_first_agent_in_preview_with_title_and_provenance(window: MainWindow) -> None:

@@ -6,8 +6,8 @@ import markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.expander import expand_embeds
-from app.models import AccessEntry, OrgFile, Reader
+from app.core.expander import expand_embeds
+from app.core.models import AccessEntry, OrgFile, Reader
 from app.render import PreviewRenderer
 from app.render.markdown_blocks import MarkdownBlocks, split_blocks
 from app.render.sanitise import sanitise_html

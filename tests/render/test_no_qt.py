@@ -10,9 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = """
 import sys
-import app.diff_model, app.render, app.render.embed_html, app.render.links
+import app.core.diff_model, app.render, app.render.embed_html, app.render.links
 app.render.render_markdown("# x")
-app.diff_model.build_diff("a", "b")
+app.core.diff_model.build_diff("a", "b")
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in {"PySide6", "shiboken6", "qtawesome"})
 print(",".join(loaded))
 """

@@ -7,8 +7,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from app.expander import Expansion, expand_embeds
-from app.models import AccessEntry, OrgFile, Reader
+from app.core.expander import Expansion, expand_embeds
+from app.core.models import AccessEntry, OrgFile, Reader
 from app.render import PreviewRenderer, classify_link, render_plain, render_preview
 
 ORG = "o_acme"
@@ -181,8 +181,8 @@ def test_render_plain_shows_text_as_written() -> None:
 
 
 def test_unchecked_markers_say_not_checked_instead_of_unreachable() -> None:
-    from app.expander import expand_embeds
-    from app.models import Reader
+    from app.core.expander import expand_embeds
+    from app.core.models import Reader
     from app.render import render_preview
 
     text = "See ![[org/o_acme/a.md]] and ![[org/o_acme/b.md]]."

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 import requests
 
-from app.cli import default_db_path, main
-from app.workspace import load_workspace
+from app.cli import main
+from app.cli.serve import default_db_path
+from app.core.workspace import load_workspace
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.server.http_calls import ORG, TIMEOUT, put_task
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import requests
 
+from app.core.workspace import WorkspaceError
 from app.server import start_server
-from app.workspace import WorkspaceError
 from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 from tests.server.http_calls import TIMEOUT, WRITER_TASK, call, get_task
 

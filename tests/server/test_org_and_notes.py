@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from app.models import sha256_hex
+from app.core.models import sha256_hex
 from tests.live_server import LiveServer
 from tests.server.http_calls import ORG, TIMEOUT, call, put_task
 

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.expander import task_source
+from app.core.expander import task_source
+from app.core.workspace import load_workspace
 from app.server.system_prompt import task_section
-from app.workspace import load_workspace
 from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 from tests.server.http_calls import ORG, call, put_task
 

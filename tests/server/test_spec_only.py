@@ -14,6 +14,7 @@ import requests
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.server.http_calls import ORG, SCOUT_TASK, TIMEOUT, call, get_task, put_task
+from tests.server_hooks import install_test_hooks
 
 REPO = Path(__file__).resolve().parents[2]
 SERVING = re.compile(r"taskdesk: serving http://127\.0\.0\.1:(\d+)\n\Z")
@@ -36,7 +37,7 @@ EXTENSION_CALLS = [
 def spec_only(tmp_path: Path) -> Iterator[LiveServer]:
     """A spec-only reference server seeded from the basic workspace, test hooks on."""
     db = tmp_path / "spec-only.sqlite3"
-    handle = start_server(WORKSPACE_BASIC, db, test_hooks=True, extensions=False)
+    handle = start_server(WORKSPACE_BASIC, db, extensions=False, configure=install_test_hooks)
     tokens = {"ann": "ann-secret", "bob": "bob-secret", "mia": "mia-secret"}
     try:
         yield LiveServer(handle, WORKSPACE_BASIC, db, True, tokens)
@@ -183,7 +184,7 @@ def test_the_client_reads_again_without_an_etag_and_conflicts_without_a_version(
 def test_opening_a_spec_only_server_records_what_it_lacks(
     spec_only: LiveServer, app_home: Path, tmp_path: Path
 ) -> None:
-    from app.connection import look_up_agent, open_connection, remember_last_agent
+    from app.connect.connection import look_up_agent, open_connection, remember_last_agent
     from app.store import LocalStore
 
     store = LocalStore(tmp_path / "store.sqlite3")
@@ -217,7 +218,7 @@ def test_opening_a_spec_only_server_records_what_it_lacks(
 def test_the_full_server_lacks_nothing(
     live_server: LiveServer, app_home: Path, tmp_path: Path
 ) -> None:
-    from app.connection import open_connection
+    from app.connect.connection import open_connection
     from app.store import LocalStore
 
     store = LocalStore(tmp_path / "store.sqlite3")
@@ -235,7 +236,7 @@ def test_an_address_that_is_no_taskdesk_server_says_so(
     live_server: LiveServer, app_home: Path
 ) -> None:
     from app.client import TaskdeskError
-    from app.connection import open_connection
+    from app.connect.connection import open_connection
 
     with pytest.raises(TaskdeskError) as refused:
         open_connection(live_server.url + "/api", live_server.token("ann"))
@@ -247,7 +248,7 @@ def test_a_refused_token_is_still_refused_without_api_me(
     spec_only: LiveServer, app_home: Path
 ) -> None:
     from app.client import Unauthorized
-    from app.connection import open_connection
+    from app.connect.connection import open_connection
 
     with pytest.raises(Unauthorized):
         open_connection(spec_only.url, "not-a-token")
@@ -257,7 +258,7 @@ def test_an_unknown_agent_id_is_named_in_the_message(
     spec_only: LiveServer, app_home: Path, tmp_path: Path
 ) -> None:
     from app.client import NotFound
-    from app.connection import look_up_agent, open_connection
+    from app.connect.connection import look_up_agent, open_connection
     from app.store import LocalStore
 
     store = LocalStore(tmp_path / "store.sqlite3")
@@ -272,7 +273,7 @@ def test_an_unknown_agent_id_is_named_in_the_message(
 
 
 def test_org_id_from_the_task_display_path() -> None:
-    from app.server_features import org_id_from_display_path
+    from app.connect.server_features import org_id_from_display_path
 
     assert org_id_from_display_path("org/o_acme/agents/a_scout/task.md") == "o_acme"
     assert org_id_from_display_path("org//agents/a_scout/task.md") is None
@@ -282,7 +283,7 @@ def test_org_id_from_the_task_display_path() -> None:
 def test_settings_without_opened_agents_still_load(tmp_path: Path) -> None:
     import json
 
-    from app.settings import Settings, load_settings, save_settings
+    from app.connect.settings import Settings, load_settings, save_settings
 
     path = tmp_path / "settings.json"
     path.write_text(json.dumps({"last_agent": {"k": "a_scout"}}), encoding="utf-8")

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from app.models import sha256_hex
+from app.core.models import sha256_hex
 from tests.live_server import LiveServer
 from tests.server.http_calls import ORG, WRITER_TASK, call, get_task, put_task
 

@@ -12,7 +12,7 @@ import pytest
 import shiboken6
 
 from app.client import TaskdeskClient
-from app.runner import Runner
+from app.desk.runner import Runner
 from app.server import ServerHandle
 from app.store import LocalStore
 

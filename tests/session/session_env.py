@@ -13,14 +13,15 @@ from types import ModuleType
 import requests
 
 from app.client import TaskdeskClient
-from app.models import TaskDoc
-from app.retry_backoff import RetryBackoff
-from app.runner import Runner
+from app.core.models import TaskDoc
+from app.core.user_message import UserMessage
+from app.desk.retry_backoff import RetryBackoff
+from app.desk.runner import Runner
+from app.desk.session import TaskSession
+from app.desk.session_state import SessionState
 from app.server import ServerHandle, start_server
-from app.session import TaskSession
-from app.session_state import SessionState
 from app.store import LocalStore
-from app.user_message import UserMessage
+from tests.server_hooks import install_test_hooks
 
 TESTS = Path(__file__).resolve().parent.parent
 WORKSPACE = TESTS / "data" / "workspace_basic.json"
@@ -84,7 +85,7 @@ class TestHooks:
 
 @contextmanager
 def running_server(tmp: Path) -> Iterator[ServerHandle]:
-    handle = start_server(WORKSPACE, tmp / "server.sqlite3", test_hooks=True)
+    handle = start_server(WORKSPACE, tmp / "server.sqlite3", configure=install_test_hooks)
     try:
         yield handle
     finally:
@@ -140,7 +141,7 @@ class Harness:
         return self.session.state()
 
     def said(self, level: str) -> list[str]:
-        return [m.text for m in self.messages if m.level == level]
+        return [m.text for m in self.messages if m.severity.value == level]
 
 
 def make_harness(

@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 import session_env as env
 
-from app.expander import Expansion
-from app.models import Reader
-from app.preview_notes import PreviewExpansion, PreviewNotes
-from app.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
+from app.core.expander import Expansion
+from app.core.models import Reader
+from app.core.user_message import Severity
+from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.render.preview_html import render_preview
+from app.render.preview_notes import PreviewExpansion, PreviewNotes
 
 CONTEXT = PreviewContext(
     org_id="o_acme",
@@ -107,7 +108,7 @@ def test_a_failing_renderer_becomes_one_message_and_the_pipeline_recovers(
     made.schedule()
     qtbot.waitUntil(lambda: not made.busy)
     assert len(messages) == 1  # once per spell of failures, not per keystroke
-    assert messages[0].level == "warning"
+    assert messages[0].severity is Severity.WARNING
     assert "renderer fault" not in messages[0].text and "untouched" in messages[0].text
     assert results == []
     broken[0] = False

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.runner import Runner
+from app.desk.runner import Runner
 
 
 def test_results_come_back_on_the_gui_thread(qtbot: Any, runner: Runner) -> None:

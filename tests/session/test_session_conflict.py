@@ -6,7 +6,7 @@ from typing import Any
 
 import session_env as env
 
-from app.retry_backoff import RetryBackoff
+from app.desk.retry_backoff import RetryBackoff
 from app.server import start_server
 from app.store import HistoryReason
 
@@ -164,7 +164,7 @@ def test_the_server_stopped_and_started_again(
 ) -> None:
     """Not a proxy fault: the real server process goes down and comes back on its port."""
     db = tmp_path / "own.sqlite3"
-    server = start_server(env.WORKSPACE, db, test_hooks=False)
+    server = start_server(env.WORKSPACE, db)
     port = server.port
     with env.client(server.url, env.ANN) as ann:
         h = make_harness(client=ann, backoff=RetryBackoff(first_s=0.2, cap_s=0.4))

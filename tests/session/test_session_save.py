@@ -8,7 +8,8 @@ from typing import Any
 
 import session_env as env
 
-from app.limits import TASK_MAX_BYTES, utf8_len
+from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.user_message import Severity
 from app.store import HistoryReason
 
 AGENT = "a_writer"
@@ -284,7 +285,7 @@ def test_a_failing_store_reaches_the_operator_and_the_text_stays(
     with qtbot.waitSignal(h.session.message, timeout=3000) as said:
         h.editor.type("words the disk refused")
         h.session.flush_draft()
-    assert said.args[0].level == "error"
+    assert said.args[0].severity is Severity.ERROR
     assert said.args[0].text.startswith("Can't save the draft")
     assert h.editor.text == "words the disk refused"
     assert h.session.has_unsaved()

@@ -29,9 +29,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from app.models import TaskDoc
-from app.retry_backoff import RetryBackoff
-from app.runner import Runner
+from app.core.models import TaskDoc
+from app.desk.retry_backoff import RetryBackoff
+from app.desk.runner import Runner
 from app.store import LocalStore
 
 AGENT = "a_writer"

@@ -6,7 +6,7 @@ import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
 
-from app.models import (
+from app.core.models import (
     AccessEntry,
     AgentEmbedStatus,
     AgentRow,

@@ -13,7 +13,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail, null
 from keyring.errors import PasswordDeleteError, PasswordSetError
 
-from app.credentials import KEYRING_SERVICE, CredentialsError, TokenStore, keyring_available
+from app.connect.credentials import KEYRING_SERVICE, CredentialsError, TokenStore, keyring_available
 
 URL = "https://tasks.example.com/"
 TOKEN = "tok-7f3a9c-very-secret"

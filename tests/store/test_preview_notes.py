@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from app.client import TaskdeskClient
-from app.expander import task_display_path
-from app.models import Reader
-from app.preview_notes import UNSUPPORTED_MESSAGE, PreviewExpansion, PreviewNotes
+from app.core.expander import task_display_path
+from app.core.models import Reader
+from app.render.preview_notes import UNSUPPORTED_MESSAGE, PreviewExpansion, PreviewNotes
 from app.store import LocalStore, server_key
 
 AGENTS = ["a_scout", "a_writer", "a_analyst", "a_helper"]

@@ -7,8 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from app import paths
-from app.settings import RememberedServer, Settings, SettingsError, load_settings, save_settings
+from app.connect import paths
+from app.connect.settings import (
+    RememberedServer,
+    Settings,
+    SettingsError,
+    load_settings,
+    save_settings,
+)
 
 
 @pytest.fixture

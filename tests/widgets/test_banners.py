@@ -8,9 +8,10 @@ from PySide6.QtWidgets import QPushButton
 from pytestqt.logging import _QtMessageCapture
 from pytestqt.qtbot import QtBot
 
-from app.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES
-from app.models import BrokenEmbed
-from widgets.banners import (
+from app.core.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES
+from app.core.models import BrokenEmbed
+from widgets.preview.size_meters import SizeMeters, format_kb
+from widgets.window.banners import (
     BudgetBanner,
     ConflictBanner,
     DraftRecoveryBanner,
@@ -18,7 +19,6 @@ from widgets.banners import (
     OfflineBanner,
     UnreachableBanner,
 )
-from widgets.size_meters import SizeMeters, format_kb
 
 TASK = "org/o_acme/agents/a_scout/task.md"
 NOTE = "org/o_acme/guilds/guild_ops/style-guide.md"
@@ -140,7 +140,7 @@ def test_format_kb() -> None:
 def test_stylesheet_parses_and_styles_banners(qtbot: QtBot, qtlog: _QtMessageCapture) -> None:
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from app.resource_files import read_text
+    from app.core.resource_files import read_text
 
     host = QWidget()
     qtbot.addWidget(host)

@@ -7,9 +7,9 @@ from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QColor, QImage, QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from app.models import EmbeddableNote
-from widgets.editor import TaskEditor
-from widgets.find_bar import FindBar
+from app.core.models import EmbeddableNote
+from widgets.editor.find_bar import FindBar
+from widgets.editor.task_editor import TaskEditor
 
 STYLE = "org/o_acme/guilds/guild_ops/style-guide.md"
 CUSTOMERS = "org/o_acme/guilds/guild_ops/customers"

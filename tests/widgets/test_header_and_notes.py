@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 from pytestqt.qtbot import QtBot
 
-from widgets.agent_header import UNREACHABLE_MARK, AgentHeader
-from widgets.note_preview import NotePreviewDialog
-from widgets.provenance import ProvenanceStrip, exact_time, relative_time
+from widgets.common.provenance import ProvenanceStrip, exact_time, relative_time
+from widgets.preview.note_preview import NotePreviewDialog
+from widgets.window.agent_header import UNREACHABLE_MARK, AgentHeader
 
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 

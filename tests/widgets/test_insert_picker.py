@@ -6,9 +6,9 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.models import EmbeddableNote
-from widgets.embeddable_model import PATH_ROLE, EmbeddableModel
-from widgets.insert_picker import InsertPickerDialog
+from app.core.models import EmbeddableNote
+from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableModel
+from widgets.editor.insert_picker import InsertPickerDialog
 
 NOTES = [
     EmbeddableNote("org/o_acme/guilds/guild_ops/style-guide.md", "Style guide", "note", "guild"),

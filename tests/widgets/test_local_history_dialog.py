@@ -12,10 +12,10 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from app.runner import Runner
+from app.desk.runner import Runner
 from app.store import HistoryReason, LocalStore
-from widgets.history_entry_model import DETAIL_ROLE, TITLE_ROLE, size_text
-from widgets.local_history_dialog import (
+from widgets.versions.history_entry_model import DETAIL_ROLE, TITLE_ROLE, size_text
+from widgets.versions.local_history_dialog import (
     EMPTY_TEXT,
     LOADING_TEXT,
     HistoryLoader,

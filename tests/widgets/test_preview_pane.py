@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.render.links import embed_url
-from widgets.preview_pane import (
+from widgets.preview.preview_pane import (
     InertDocument,
     PreviewPane,
     PreviewPanel,
@@ -195,8 +195,8 @@ def test_panel_accessible_names_match_labels(qtbot: QtBot) -> None:
 
 def _preview_html() -> str:
     """A real preview: headings, lists, code, links and an inlined note, about 60 KB."""
-    from app.expander import expand_embeds
-    from app.models import AccessEntry, OrgFile, Reader
+    from app.core.expander import expand_embeds
+    from app.core.models import AccessEntry, OrgFile, Reader
     from app.render import render_preview
 
     note = "org/o_acme/guilds/guild_ops/style-guide.md"

@@ -10,9 +10,9 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
-from app.models import Revision, TaskDoc
-from widgets.revision_model import DETAIL_ROLE, TITLE_ROLE
-from widgets.versions_panel import VersionsPanel
+from app.core.models import Revision, TaskDoc
+from widgets.versions.revision_model import DETAIL_ROLE, TITLE_ROLE
+from widgets.versions.versions_panel import VersionsPanel
 
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 LONG_NAME = "Maximiliane Featherstonehaugh-Wolfeschlegelsteinhausen"

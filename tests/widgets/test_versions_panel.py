@@ -8,11 +8,11 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.diff_model import build_diff
-from app.models import Revision, TaskDoc
-from widgets.provenance import exact_time
-from widgets.revision_model import IS_LIVE_ROLE, VERSION_ROLE
-from widgets.versions_panel import VersionsPanel
+from app.core.diff_model import build_diff
+from app.core.models import Revision, TaskDoc
+from widgets.common.provenance import exact_time
+from widgets.versions.revision_model import IS_LIVE_ROLE, VERSION_ROLE
+from widgets.versions.versions_panel import VersionsPanel
 
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 DOC = TaskDoc(

@@ -1,0 +1,55 @@
+"""What every command shares: exit codes, the one-line usage error, the parser, UTF-8 output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn, Protocol
+
+from app import __version__
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_OVER_BUDGET = 3
+
+
+class UsageError(Exception):
+    """Bad arguments or input: one line for standard error, exit 2."""
+
+
+class Command(Protocol):
+    """A command module: its name, one line of help, its arguments and what it does."""
+
+    NAME: str
+    HELP: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
+    parser = _Parser(prog="taskdesk", description="Taskdesk: the editor for an agent's Task.")
+    parser.add_argument("--version", action="version", version=f"taskdesk {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for command in commands:
+        command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))
+    return parser
+
+
+def write_stdout(text: str) -> None:
+    """Write UTF-8 whatever the locale says, so the bytes match what a run gets."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream (an embedding program's capture)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()

@@ -1,0 +1,92 @@
+"""``taskdesk serve``: run the reference server on a workspace file.
+
+``taskdesk serve --workspace FILE [--db FILE] [--host H] [--port N] [--spec-only]``
+Runs the reference server (default 127.0.0.1:8765). The first line on standard output is
+exactly ``taskdesk: serving http://HOST:PORT``. The database defaults to a file in the
+user's data folder keyed by the workspace's absolute path, seeded from the workspace when
+new. Stops cleanly on SIGINT or SIGTERM. ``--spec-only`` serves the spec's four endpoints
+and none of the EXTENSIONs, to try the app against a server that lacks them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import EXIT_OK, UsageError
+
+NAME = "serve"
+HELP = "run the reference server"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workspace", required=True, type=Path, help="workspace JSON file")
+    parser.add_argument("--db", type=Path, help="SQLite file (default: in the data folder)")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765, help="0 takes a free port")
+    parser.add_argument(
+        "--spec-only",
+        action="store_true",
+        help="serve only the spec's endpoints, none of the reference server's extensions",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    return serve(args.workspace, args.db, args.host, args.port, extensions=not args.spec_only)
+
+
+def default_db_path(workspace: Path) -> Path:
+    """A database in the user's data folder, one per workspace file."""
+    from platformdirs import user_data_path
+
+    resolved = workspace.expanduser().resolve()
+    key = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
+    stem = re.sub(r"[^A-Za-z0-9_-]", "", resolved.stem) or "workspace"
+    return user_data_path("taskdesk", appauthor=False) / "servers" / f"{stem}-{key}.sqlite3"
+
+
+def serve(
+    workspace: Path, db: Path | None, host: str, port: int, *, extensions: bool = True
+) -> int:
+    from app.server import ServerStartError, start_server
+    from app.server.database import DatabaseError
+
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port} is not a port number (0 to 65535)")
+    db_path = db if db is not None else default_db_path(workspace)
+    try:
+        handle = start_server(workspace, db_path, host=host, port=port, extensions=extensions)
+    except DatabaseError as exc:
+        raise UsageError(str(exc)) from None
+    except (OSError, ServerStartError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(f"cannot serve on {host}:{port}: {reason}") from None
+    stop = threading.Event()
+    previous = _on_stop_signals(stop)
+    try:
+        print(f"taskdesk: serving {handle.url}", flush=True)
+        stop.wait()
+    finally:
+        handle.stop()
+        _restore_signals(previous)
+    return EXIT_OK
+
+
+def _on_stop_signals(stop: threading.Event) -> dict[int, Any]:
+    """SIGINT and SIGTERM set ``stop`` (only the main thread may set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous: dict[int, Any] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous[sig] = signal.signal(sig, lambda _sig, _frame: stop.set())
+    return previous
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)

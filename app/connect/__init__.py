@@ -1,0 +1,1 @@
+"""Start-up and platform: which server, signing in, tokens, settings, the embedded default."""

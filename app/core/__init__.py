@@ -1,0 +1,1 @@
+"""The domain, pure Python: models, limits, the expander, the workspace file, the diff model."""

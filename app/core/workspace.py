@@ -1,0 +1,273 @@
+"""The workspace file (API.md): parsed and checked into plain dataclasses, or refused by entry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.core.expander import Expansion, expand_embeds, is_display_path, task_display_path
+from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.models import AccessEntry, OrgFile, PersonType, Reader
+from app.core.resource_files import default_task_template
+
+PRINCIPAL_PREFIXES = ("agent:", "guild:", "user:")
+ROLES = ("read", "write")
+PERSON_TYPES: tuple[PersonType, ...] = ("operator", "member", "agent")
+
+
+class WorkspaceError(ValueError):
+    """A workspace file that breaks the rules; the message names the entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class WsPerson:
+    id: str
+    name: str
+    type: PersonType
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class WsSave:
+    """A save to seed after the starting Task: the text, who saved it (a person id) and when."""
+
+    task: str
+    by: str
+    at: str  # ISO 8601 UTC
+
+
+@dataclass(frozen=True, slots=True)
+class WsAgent:
+    id: str
+    name: str
+    guild_id: str
+    task: str  # the starting Task (version 1): `task`, else `focus`, else the template
+    token: str | None
+    saves: tuple[WsSave, ...] = ()  # applied in order on seeding; the last one is live
+
+    @property
+    def live_task(self) -> str:
+        return self.saves[-1].task if self.saves else self.task
+
+
+@dataclass(frozen=True, slots=True)
+class WsGuild:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    org_id: str
+    org_name: str
+    guilds: tuple[WsGuild, ...]
+    people: tuple[WsPerson, ...]
+    agents: tuple[WsAgent, ...]
+    files: Mapping[str, OrgFile] = field(default_factory=dict)  # by display path
+
+    def agent(self, agent_id: str) -> WsAgent:
+        for agent in self.agents:
+            if agent.id == agent_id:
+                return agent
+        raise WorkspaceError(f"no agent {agent_id!r} in the workspace")
+
+    def expand_for(self, agent_id: str) -> Expansion:
+        """The agent's live Task (after seeded saves) expanded as a run would get it."""
+        agent = self.agent(agent_id)
+        return expand_embeds(
+            agent.live_task,
+            org_id=self.org_id,
+            reader=Reader(agent.id, agent.guild_id),
+            lookup=self.files,
+            task_path=task_display_path(self.org_id, agent.id),
+        )
+
+
+def load_workspace(path: str | Path) -> Workspace:
+    """Read and check a workspace file; every failure is a WorkspaceError naming the entry."""
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WorkspaceError(f"workspace file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkspaceError(f"cannot read workspace file {path}: {exc}") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise WorkspaceError(
+            f"workspace file {path} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
+            f"{exc.msg}"
+        ) from None
+    return parse_workspace(data)
+
+
+def parse_workspace(data: Any) -> Workspace:
+    """Check a decoded workspace document (see API.md, "The workspace file")."""
+    top = _obj(data, "the workspace")
+    org = _obj(top.get("org"), "org")
+    org_id = _str(org, "id", "org")
+    org_name = _str(org, "name", "org", default=org_id)
+
+    guilds = tuple(
+        WsGuild(_str(g, "id", where), _str(g, "name", where, default=_str(g, "id", where)))
+        for where, g in _entries(top, "guilds")
+    )
+    _unique((g.id for g in guilds), "guilds")
+    guild_ids = {g.id for g in guilds}
+
+    people: list[WsPerson] = []
+    for where, p in _entries(top, "people"):
+        ptype = _str(p, "type", where, default="operator")
+        if ptype not in PERSON_TYPES:
+            raise WorkspaceError(f"{where}: type must be one of {', '.join(PERSON_TYPES)}")
+        people.append(
+            WsPerson(_str(p, "id", where), _str(p, "name", where), ptype, _str(p, "token", where))
+        )
+    _unique((p.id for p in people), "people")
+    person_ids = {p.id for p in people}
+
+    template = default_task_template()
+    agents: list[WsAgent] = []
+    for where, a in _entries(top, "agents"):
+        agent_id = _str(a, "id", where)
+        guild = _str(a, "guild", where)
+        if guild not in guild_ids:
+            raise WorkspaceError(f"{where} ({agent_id}): guild {guild!r} is not in guilds")
+        task = _opt_str(a, "task", where)
+        focus = _opt_str(a, "focus", where)
+        start = task if task is not None else (focus if focus else template)
+        if utf8_len(start) > TASK_MAX_BYTES:
+            raise WorkspaceError(f"{where} ({agent_id}): task exceeds 256 KB")
+        name = _str(a, "name", where, default=agent_id)
+        saves = tuple(_save(s, spot, person_ids) for spot, s in _entries(a, "saves", where))
+        agents.append(WsAgent(agent_id, name, guild, start, _opt_str(a, "token", where), saves))
+    _unique((a.id for a in agents), "agents")
+    _unique([p.token for p in people] + [a.token for a in agents if a.token is not None], "tokens")
+
+    files: dict[str, OrgFile] = {}
+    for where, n in _entries(top, "notes"):
+        note_path = _path(n, where, org_id)
+        files[_new(files, note_path, where)] = OrgFile(
+            note_path,
+            "note",
+            title=_opt_str(n, "title", where) or "",
+            text=_str(n, "text", where, default=""),
+            version=_int(n, "version", where, default=1),
+            access=_access(n, where),
+        )
+    for where, c in _entries(top, "collections"):
+        coll_path = _path(c, where, org_id)
+        files[_new(files, coll_path, where)] = OrgFile(
+            coll_path, "collection", title=_str(c, "name", where), access=_access(c, where)
+        )
+    for where, f in _entries(top, "files"):
+        file_path = _path(f, where, org_id)
+        kind = _str(f, "kind", where, default="file")
+        files[_new(files, file_path, where)] = OrgFile(file_path, "file", title=kind)
+    return Workspace(org_id, org_name, guilds, tuple(people), tuple(agents), files)
+
+
+# ---------------------------------------------------------------- field checks
+
+
+def _obj(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise WorkspaceError(f"{where} must be a JSON object")
+    return value
+
+
+def _entries(top: dict[str, Any], key: str, parent: str = "") -> list[tuple[str, dict[str, Any]]]:
+    items = top.get(key, [])
+    name = f"{parent}.{key}" if parent else key
+    if not isinstance(items, list):
+        raise WorkspaceError(f"{name} must be a list")
+    return [(f"{name}[{i}]", _obj(item, f"{name}[{i}]")) for i, item in enumerate(items)]
+
+
+def _save(obj: dict[str, Any], where: str, person_ids: set[str]) -> WsSave:
+    task = _str(obj, "task", where, default="")
+    if utf8_len(task) > TASK_MAX_BYTES:
+        raise WorkspaceError(f"{where}: task exceeds 256 KB")
+    by = _str(obj, "by", where)
+    if by not in person_ids:
+        raise WorkspaceError(f"{where}: by {by!r} is not in people")
+    return WsSave(task, by, _str(obj, "at", where))
+
+
+def _str(obj: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = obj.get(key, default)
+    if not isinstance(value, str) or (not value and default is None):
+        raise WorkspaceError(f"{where}: {key} must be a non-empty string")
+    return _utf8_text(value, key, where)
+
+
+def _opt_str(obj: dict[str, Any], key: str, where: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise WorkspaceError(f"{where}: {key} must be a string")
+    return None if value is None else _utf8_text(value, key, where)
+
+
+def _utf8_text(value: str, key: str, where: str) -> str:
+    """JSON may escape a lone surrogate (``"\\ud800"``); it is not text, and limits count bytes."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise WorkspaceError(
+                f"{where}: {key} holds an unpaired surrogate ({value[exc.start]!a}) at "
+                f"character {exc.start}; it is not valid UTF-8 text"
+            ) from None
+    return value
+
+
+def _int(obj: dict[str, Any], key: str, where: str, default: int) -> int:
+    value = obj.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise WorkspaceError(f"{where}: {key} must be a positive integer")
+    return value
+
+
+def _path(obj: dict[str, Any], where: str, org_id: str) -> str:
+    path = _str(obj, "path", where)
+    if not is_display_path(path, org_id):
+        raise WorkspaceError(f"{where}: path {path!r} is not a display path org/{org_id}/…")
+    return path
+
+
+def _new(files: dict[str, OrgFile], path: str, where: str) -> str:
+    if path in files:
+        raise WorkspaceError(f"{where}: path {path!r} is used twice")
+    return path
+
+
+def _access(obj: dict[str, Any], where: str) -> tuple[AccessEntry, ...]:
+    raw = obj.get("access", [])
+    if not isinstance(raw, list):
+        raise WorkspaceError(f"{where}: access must be a list")
+    entries = []
+    for i, e in enumerate(raw):
+        spot = f"{where}.access[{i}]"
+        e = _obj(e, spot)
+        principal, role = _str(e, "principal", spot), _str(e, "role", spot)
+        if principal != "org" and not (
+            principal.startswith(PRINCIPAL_PREFIXES) and principal.split(":", 1)[1]
+        ):
+            raise WorkspaceError(
+                f"{spot}: principal {principal!r} must be agent:<id>, guild:<id>, user:<id> or org"
+            )
+        if role not in ROLES:
+            raise WorkspaceError(f"{spot}: role {role!r} must be read or write")
+        entries.append(AccessEntry(principal, role))
+    return tuple(entries)
+
+
+def _unique(values: Any, what: str) -> None:
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise WorkspaceError(f"{what}: {value!r} appears twice")
+        seen.add(value)

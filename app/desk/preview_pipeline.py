@@ -1,0 +1,175 @@
+"""The preview pipeline: debounced, expanded and rendered off the GUI thread, latest wins."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.client.errors import TaskdeskError
+from app.core import user_message
+from app.core.expander import Expansion
+from app.core.models import Reader
+from app.core.user_message import MessageKey
+from app.desk.runner import Runner
+from app.render.preview_html import render_preview
+from app.render.preview_notes import PreviewExpansion
+from app.store.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+PREVIEW_DEBOUNCE_MS = 120
+
+
+class PreviewSource(Protocol):
+    """What the pipeline needs of ``app.render.preview_notes.PreviewNotes``."""
+
+    def expand_for_preview(
+        self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
+    ) -> PreviewExpansion: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewContext:
+    """Whose preview: the org, the agent it is expanded as, and the Task's display path."""
+
+    org_id: str
+    reader: Reader
+    task_path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewResult:
+    """One drawn preview. ``text_version`` counts ``schedule()`` calls: a view can tell
+    which keystroke it reflects (results only ever arrive in increasing order)."""
+
+    expansion: Expansion
+    html: str
+    from_cache: bool
+    unknown: tuple[str, ...]
+    unsupported: bool
+    text_version: int
+    notice: str | None = None
+
+
+class PreviewPipeline(QObject):
+    """Turns the editor text into preview HTML without ever blocking the GUI thread.
+
+    ``schedule()`` is called on every keystroke and only restarts a timer. When typing pauses
+    for ``debounce_ms`` the text is pulled from ``text_source`` and expanded (notes fetched
+    as needed) and rendered on the runner. Only one job runs at a time; requests made while it
+    runs collapse into one follow-up with the newest text. A failing expansion or renderer
+    becomes a ``message`` and the last good preview stays.
+    """
+
+    ready = Signal(object)  # PreviewResult
+    message = Signal(object)  # UserMessage
+
+    def __init__(
+        self,
+        *,
+        runner: Runner,
+        notes: PreviewSource,
+        text_source: Callable[[], str],
+        render: Callable[..., str] = render_preview,  # (expansion, *, unchecked) -> HTML
+        debounce_ms: int = PREVIEW_DEBOUNCE_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._runner = runner
+        self._notes = notes
+        self._text_source = text_source
+        self._render = render
+        self._context: PreviewContext | None = None
+        self._requested = 0  # bumped by every schedule()
+        self._busy = False
+        self._queued = False
+        self._failing = False  # said once per spell of failures, not per keystroke
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(debounce_ms)
+        self._timer.timeout.connect(self._start)
+
+    @property
+    def busy(self) -> bool:
+        """A preview is being made, or one is waiting for typing to pause."""
+        return self._busy or self._queued or self._timer.isActive()
+
+    def set_context(self, context: PreviewContext | None) -> None:
+        """Switches whose preview this is (None: nothing open); redraws at once."""
+        self._context = context
+        if context is not None:
+            self.refresh_now()
+
+    def schedule(self) -> None:
+        """The text changed: redraw once typing pauses. Cheap: no work on the text."""
+        self._requested += 1
+        self._timer.start()
+
+    def refresh_now(self) -> None:
+        """Redraws without waiting for the debounce (a note changed, the tab was shown)."""
+        self._requested += 1
+        self._timer.stop()
+        self._start()
+
+    def _start(self) -> None:
+        context = self._context
+        if context is None:
+            return
+        if self._busy:
+            self._queued = True  # one follow-up, with whatever the text is by then
+            return
+        self._busy = True
+        text = self._text_source()
+        version = self._requested
+        notes, render = self._notes, self._render
+
+        def make() -> PreviewResult:
+            found = notes.expand_for_preview(
+                text, org_id=context.org_id, reader=context.reader, task_path=context.task_path
+            )
+            unchecked = frozenset(
+                [b.path for b in found.expansion.broken] if found.unsupported else found.unknown
+            )
+            return PreviewResult(
+                expansion=found.expansion,
+                html=render(found.expansion, unchecked=unchecked),
+                from_cache=found.from_cache,
+                unknown=tuple(found.unknown),
+                unsupported=found.unsupported,
+                text_version=version,
+                notice=found.notice(),
+            )
+
+        self._runner.submit(make, on_done=self._on_ready, on_error=self._on_failed)
+
+    def _on_ready(self, result: PreviewResult) -> None:
+        self._busy = False
+        self._failing = False
+        self.ready.emit(result)
+        self._next()
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self._busy = False
+        if not self._failing:
+            self._failing = True
+            self.message.emit(user_message.warning(_preview_problem(exc), key=MessageKey.PREVIEW))
+        self._next()
+
+    def _next(self) -> None:
+        if self._queued:
+            self._queued = False
+            self._start()
+
+
+def _preview_problem(exc: BaseException) -> str:
+    if isinstance(exc, TaskdeskError | StoreError):
+        return f"The preview could not be updated: {exc.message} The editor text is untouched."
+    log.error("the preview failed", exc_info=exc)
+    return (
+        "The preview could not be updated because of an unexpected error. The editor text "
+        "is untouched; the last preview stays."
+    )

@@ -1,0 +1,1 @@
+"""Parts every screen shares: icons, the two-line row, how times are worded."""

@@ -1,0 +1,1 @@
+"""Small dialogs that expose their buttons: confirmations and Connect."""

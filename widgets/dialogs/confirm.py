@@ -1,0 +1,168 @@
+"""Small confirmation dialogs that expose their buttons, so every path can be pressed in tests."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class LeaveChoice(Enum):
+    SAVE = "save"
+    DISCARD = "discard"
+    CANCEL = "cancel"
+
+
+class _ButtonDialog(QDialog):
+    """A message above a row of buttons; the pressed button's role becomes the choice."""
+
+    def __init__(self, title: str, text: str, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setModal(True)
+        self.message_label = QLabel(text)
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # names are not markup
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons = QDialogButtonBox()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.message_label)
+        self._extra = QVBoxLayout()
+        layout.addLayout(self._extra)
+        layout.addWidget(self.buttons)
+        self.setMinimumWidth(420)
+
+    def _button(self, label: str, role: QDialogButtonBox.ButtonRole) -> QPushButton:
+        button = self.buttons.addButton(label, role)
+        button.setAccessibleName(label.replace("&", ""))
+        return button
+
+
+class ConfirmLeaveDialog(_ButtonDialog):
+    """Unsaved edits are about to be left: Save, Discard or Cancel."""
+
+    def __init__(self, agent_name: str, action: str, parent: QWidget | None = None) -> None:
+        super().__init__(
+            "Unsaved changes",
+            f"The Task of {agent_name} has unsaved changes. Save them before you {action}?",
+            parent,
+        )
+        self.choice = LeaveChoice.CANCEL
+        self.save_button = self._button("&Save", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.discard_button = self._button("&Discard", QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(lambda: self._choose(LeaveChoice.SAVE))
+        self.discard_button.clicked.connect(lambda: self._choose(LeaveChoice.DISCARD))
+        self.cancel_button.clicked.connect(lambda: self._choose(LeaveChoice.CANCEL))
+
+    def _choose(self, choice: LeaveChoice) -> None:
+        self.choice = choice
+        self.done(QDialog.DialogCode.Rejected if choice is LeaveChoice.CANCEL else 1)
+
+
+class ConfirmRestoreDialog(_ButtonDialog):
+    """Restore an earlier version as a new live version, after seeing what changes."""
+
+    def __init__(
+        self, version: int, live_version: int, summary: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(
+            f"Restore version {version}",
+            f"Version {version} becomes the live Task as version {live_version + 1}. "
+            "The current text stays in the version history.",
+            parent,
+        )
+        self.summary_label = QLabel(summary)
+        self.summary_label.setObjectName("diffSummary")
+        self.summary_label.setWordWrap(True)
+        self._extra.addWidget(self.summary_label)
+        self.restore_button = self._button(
+            f"Restore v{version}", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.restore_button.clicked.connect(self.accept)
+        self.cancel_button.clicked.connect(self.reject)
+
+
+class OpenLinkDialog(_ButtonDialog):
+    """A link in the preview leaves Taskdesk: show the full address before opening it."""
+
+    def __init__(self, url: str, parent: QWidget | None = None) -> None:
+        super().__init__("Open link in browser", "This link opens outside Taskdesk:", parent)
+        self.url = url
+        self.address_label = QLabel(url)
+        self.address_label.setObjectName("fullAddress")
+        self.address_label.setWordWrap(True)
+        # Full address, selectable, never elided: the operator checks where it really goes.
+        self.address_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._extra.addWidget(self.address_label)
+        self.open_button = self._button("Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button.setDefault(True)
+        self.open_button.clicked.connect(self.accept)
+        self.cancel_button.clicked.connect(self.reject)
+
+
+class ConfirmDropDialog(_ButtonDialog):
+    """An action that replaces the operator's edits (Use theirs): confirm or cancel."""
+
+    def __init__(self, title: str, text: str, confirm_label: str, parent: QWidget | None = None):
+        super().__init__(title, text, parent)
+        self.confirm_button = self._button(confirm_label, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button.setDefault(True)
+        self.confirm_button.clicked.connect(self.accept)
+        self.cancel_button.clicked.connect(self.reject)
+
+
+class CompareDialog(QDialog):
+    """Their text beside mine during a conflict, with the two ways out of it."""
+
+    def __init__(self, their_title: str, parent: QWidget | None = None) -> None:
+        from widgets.versions.diff_view import DiffView  # only when a conflict is compared
+
+        super().__init__(parent)
+        self.setWindowTitle("Compare with theirs")
+        self.diff_view = DiffView()
+        self.diff_view.set_titles(their_title, "Mine (unsaved)")
+        self.buttons = QDialogButtonBox()
+        self.keep_mine_button = self.buttons.addButton(
+            "Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.use_theirs_button = self.buttons.addButton(
+            "Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
+        )
+        self.close_button = self.buttons.addButton("Close", QDialogButtonBox.ButtonRole.RejectRole)
+        for button in (self.keep_mine_button, self.use_theirs_button, self.close_button):
+            button.setAccessibleName(button.text())
+        self.close_button.clicked.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.diff_view, 1)
+        layout.addWidget(self.buttons)
+        self.resize(1100, 640)
+
+
+def diff_summary(changed_lines_removed: int, changed_lines_added: int) -> str:
+    """ "3 lines added, 1 removed" for the restore confirmation."""
+    if not changed_lines_added and not changed_lines_removed:
+        return "The texts are the same."
+
+    def lines(n: int) -> str:
+        return f"{n} line{'s' if n != 1 else ''}"
+
+    parts = []
+    if changed_lines_added:
+        parts.append(f"{lines(changed_lines_added)} added")
+    if changed_lines_removed:
+        parts.append(f"{lines(changed_lines_removed)} removed")
+    return "Compared with the live Task: " + ", ".join(parts) + "."

@@ -1,0 +1,1 @@
+"""The Task editor: text, highlighting, completion, find and replace, the Insert picker."""

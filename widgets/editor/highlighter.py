@@ -1,0 +1,184 @@
+"""Markdown highlighting for the Task editor, with embeds drawn by what the preview made of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QSyntaxHighlighter,
+    QTextBlock,
+    QTextCharFormat,
+    QTextDocument,
+)
+
+from app.core.expander import EMBED_RE, embed_path
+
+EmbedVerdict = Literal["inlined", "collection", "unreachable", "repeat"]
+
+_IN_FENCE = 1
+"""Block state: the block is inside a fenced code block."""
+
+# Precompiled once: highlightBlock runs for every block of a 256 KB Task on setPlainText,
+# so each block costs a character test and at most three regex calls made in C.
+_FENCE = re.compile(r"\s{0,3}(?:```|~~~)")
+_FENCE_START_CHARS = frozenset(" `~")
+_LINE_START = re.compile(
+    r"(?P<heading>#{1,6}(?:\s.*)?$)|(?P<quote>\s{0,3}>.*)|(?P<list>\s*(?:[-*+]|\d{1,9}[.)])\s)"
+)
+_LINE_START_CHARS = frozenset("#> \t-*+0123456789")
+# Separate patterns behind cheap ``in`` tests beat one alternation (re tries every branch at
+# every position). The emphasis pattern starts with its literal so re can skip ahead to it.
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+_STRONG = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
+_EMPHASIS = re.compile(r"\*(?<![*\w]\*)[^*\s][^*\n]*\*(?!\*)|_(?<![_\w]_)[^_\s][^_\n]*_(?![_\w])")
+_LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<https?://[^>\s]+>")
+
+
+def _format(
+    colour: str | None = None,
+    *,
+    bold: bool = False,
+    italic: bool = False,
+    background: str | None = None,
+    underline: QTextCharFormat.UnderlineStyle | None = None,
+    underline_colour: str | None = None,
+) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    if colour:
+        fmt.setForeground(QColor(colour))
+    if bold:
+        fmt.setFontWeight(QFont.Weight.Bold)
+    if italic:
+        fmt.setFontItalic(True)
+    if background:
+        fmt.setBackground(QColor(background))
+    if underline is not None:
+        fmt.setUnderlineStyle(underline)
+        if underline_colour:
+            fmt.setUnderlineColor(QColor(underline_colour))
+    return fmt
+
+
+class TaskHighlighter(QSyntaxHighlighter):
+    """Headings, emphasis, code, lists, links, and embeds in the preview's three kinds.
+
+    Embed colours come from ``set_verdicts`` (the preview's Expansion decides); a path with
+    no verdict yet is drawn neutral, never guessed.
+    """
+
+    def __init__(self, document: QTextDocument) -> None:
+        super().__init__(document)
+        self._verdicts: dict[str, EmbedVerdict] = {}
+        # Bound once: looking Qt methods up on the wrapper costs more than calling them.
+        self._set_format = self.setFormat
+        self._set_state = self.setCurrentBlockState
+        self._previous_state = self.previousBlockState
+        self.heading_format = _format("#1f3a5f", bold=True)
+        self.strong_format = _format(bold=True)
+        self.emphasis_format = _format(italic=True)
+        self.code_format = _format("#8a3b12", background="#f4f1ec")
+        self.fence_format = _format("#8a3b12", background="#f4f1ec")
+        self.list_format = _format("#2f6fb3", bold=True)
+        self.quote_format = _format("#6b7280", italic=True)
+        self.link_format = _format(
+            "#2f6fb3", underline=QTextCharFormat.UnderlineStyle.SingleUnderline
+        )
+        self._line_formats = {
+            "heading": self.heading_format,
+            "quote": self.quote_format,
+            "list": self.list_format,
+        }
+        self.embed_formats: dict[str | None, QTextCharFormat] = {
+            None: _format("#4b5563", background="#eef0f3"),
+            "inlined": _format("#1d4f91", background="#e3edfa", bold=True),
+            "collection": _format("#1e6b45", background="#e2f3ea", bold=True),
+            "repeat": _format("#4b5563", background="#eef0f3", italic=True),
+            "unreachable": _format(
+                "#a32020",
+                background="#fbe7e7",
+                bold=True,
+                underline=QTextCharFormat.UnderlineStyle.WaveUnderline,
+                underline_colour="#c0392b",
+            ),
+        }
+
+    # ------------------------------------------------------------------ verdicts
+
+    def verdict(self, path: str) -> EmbedVerdict | None:
+        """What the preview made of an embed of ``path``; None while it is unknown."""
+        return self._verdicts.get(path)
+
+    def set_verdicts(self, verdicts: Mapping[str, EmbedVerdict]) -> None:
+        """Take the preview's verdicts and re-highlight only the blocks whose embeds changed."""
+        new = dict(verdicts)
+        old = self._verdicts
+        changed = {p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
+        self._verdicts = new
+        if not changed:
+            return
+        for block in self._blocks_embedding(changed):
+            self.rehighlightBlock(block)
+
+    def _blocks_embedding(self, paths: set[str]) -> list[QTextBlock]:
+        document = self.document()
+        found: list[QTextBlock] = []
+        block = document.firstBlock()
+        while block.isValid():
+            text = block.text()
+            if "![[" in text and any(
+                embed_path(m.group(1)) in paths for m in EMBED_RE.finditer(text)
+            ):
+                found.append(block)
+            block = block.next()
+        return found
+
+    # ------------------------------------------------------------------ highlighting
+
+    def highlightBlock(self, text: str) -> None:
+        in_fence = self._previous_state() == _IN_FENCE
+        if not text:
+            self._set_state(_IN_FENCE if in_fence else 0)
+            return
+        first = text[0]
+        set_format = self._set_format
+        fence = first in _FENCE_START_CHARS and _FENCE.match(text) is not None
+        if fence or in_fence:
+            set_format(0, len(text), self.fence_format)
+            # A fence line opens or closes; the run sees raw text, so embeds in code count.
+            self._set_state(_IN_FENCE if fence != in_fence else 0)
+            if "![[" in text:
+                self._highlight_embeds(text)
+            return
+        self._set_state(0)
+        if first in _LINE_START_CHARS:
+            start = _LINE_START.match(text)
+            if start is not None:
+                kind = start.lastgroup
+                set_format(0, start.end(), self._line_formats[kind] if kind else self.list_format)
+        if "*" in text or "_" in text:
+            for m in _STRONG.finditer(text):
+                set_format(m.start(), m.end() - m.start(), self.strong_format)
+            for m in _EMPHASIS.finditer(text):
+                set_format(m.start(), m.end() - m.start(), self.emphasis_format)
+        if "](" in text or "<http" in text:
+            for m in _LINK.finditer(text):
+                set_format(m.start(), m.end() - m.start(), self.link_format)
+        if "`" in text:  # last, so code spans keep the marks inside them plain
+            for m in _CODE_SPAN.finditer(text):
+                set_format(m.start(), m.end() - m.start(), self.code_format)
+        if "![[" in text:
+            self._highlight_embeds(text)
+
+    def _highlight_embeds(self, text: str) -> None:
+        formats = self.embed_formats
+        verdicts = self._verdicts
+        for m in EMBED_RE.finditer(text):
+            fmt = formats[verdicts.get(embed_path(m.group(1)))]
+            self._set_format(m.start(), m.end() - m.start(), fmt)
+
+
+__all__ = ["EmbedVerdict", "TaskHighlighter"]

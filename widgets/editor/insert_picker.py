@@ -1,0 +1,236 @@
+"""Insert › Note and Insert › Table: a searchable picker over the embeddable notes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.models import EmbeddableNote
+from widgets.editor.embeddable_model import (
+    LEVEL_ROLE,
+    PATH_ROLE,
+    EmbeddableFilterProxy,
+    EmbeddableModel,
+)
+
+_LEVEL_COLOURS = {"org": "#6b4fa0", "guild": "#2f6fb3", "agent": "#1e6b45"}
+
+
+class EmbeddableNoteDelegate(QStyledItemDelegate):
+    """Two lines per row: the title with its level as a small tag, then the path in grey."""
+
+    _PAD = 6
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        line = option.fontMetrics.height()
+        return QSize(320, 2 * line + 3 * self._PAD)
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        self.initStyleOption(option, index)
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        # The styled background draws selection and hover like any other list.
+        text_backup = option.text
+        option.text = ""
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, widget)
+        option.text = text_backup
+
+        rect: QRect = option.rect
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        palette: QPalette = option.palette
+        text_colour = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        )
+        metrics = option.fontMetrics
+        left = rect.left() + 28  # room for the decoration icon
+        top = rect.top() + self._PAD
+        painter.save()
+
+        level = str(index.data(LEVEL_ROLE) or "")
+        tag_font = QFont(option.font)
+        tag_font.setPointSizeF(max(tag_font.pointSizeF() * 0.8, 6.0))
+        tag_width = metrics.horizontalAdvance(level) + 10 if level else 0
+
+        title_font = QFont(option.font)
+        title_font.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(title_font)
+        painter.setPen(text_colour)
+        title_rect = QRect(
+            left, top, rect.width() - 28 - tag_width - 2 * self._PAD, metrics.height()
+        )
+        title = metrics.elidedText(
+            str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width()
+        )
+        painter.drawText(
+            title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title
+        )
+
+        if level:
+            tag_rect = QRect(rect.right() - tag_width - self._PAD, top, tag_width, metrics.height())
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(_LEVEL_COLOURS.get(level, "#6b7280")))
+            painter.drawRoundedRect(tag_rect, 6, 6)
+            painter.setFont(tag_font)
+            painter.setPen(QColor("white"))
+            painter.drawText(tag_rect, Qt.AlignmentFlag.AlignCenter, level)
+
+        painter.setFont(option.font)
+        painter.setPen(text_colour if selected else QColor("#6b7280"))
+        path_rect = QRect(
+            left,
+            top + metrics.height() + self._PAD,
+            rect.width() - 28 - self._PAD,
+            metrics.height(),
+        )
+        path = metrics.elidedText(
+            str(index.data(PATH_ROLE) or ""), Qt.TextElideMode.ElideMiddle, path_rect.width()
+        )
+        painter.drawText(
+            path_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, path
+        )
+        painter.restore()
+
+
+class InsertPickerDialog(QDialog):
+    """Pick a note (Insert › Note) or a collection (Insert › Table); then ``chosen_path()``."""
+
+    def __init__(
+        self,
+        notes: Iterable[EmbeddableNote] | EmbeddableModel,
+        kind: Literal["note", "collection"] = "note",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._kind = kind
+        self._chosen: str | None = None
+        noun = "note" if kind == "note" else "table"
+        self.setWindowTitle("Insert note" if kind == "note" else "Insert table")
+        self.setAccessibleName(self.windowTitle())
+        self.setObjectName("InsertPickerDialog")
+
+        self.model = notes if isinstance(notes, EmbeddableModel) else EmbeddableModel(notes, self)
+        self.proxy = EmbeddableFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.set_kind(kind)
+
+        search_label = QLabel("&Search")
+        self.search_field = QLineEdit()
+        self.search_field.setPlaceholderText("Title or path")
+        self.search_field.setClearButtonEnabled(True)
+        self.search_field.setAccessibleName("Search")
+        search_label.setBuddy(self.search_field)
+
+        self.list_view = QListView()
+        self.list_view.setModel(self.proxy)
+        self.list_view.setItemDelegate(EmbeddableNoteDelegate(self.list_view))
+        self.list_view.setUniformItemSizes(True)
+        self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.list_view.setAccessibleName("Notes" if kind == "note" else "Tables")
+
+        self.empty_label = QLabel(f"No {noun} matches.")
+        self.empty_label.setObjectName("hint")
+        self.empty_label.setAccessibleName(self.empty_label.text())
+
+        self.insert_button = QPushButton("Insert")
+        self.insert_button.setAccessibleName("Insert")
+        self.insert_button.setDefault(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setAccessibleName("Cancel")
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.empty_label)
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.insert_button)
+        layout = QVBoxLayout(self)
+        search_row = QHBoxLayout()
+        search_row.addWidget(search_label)
+        search_row.addWidget(self.search_field, 1)
+        layout.addLayout(search_row)
+        layout.addWidget(self.list_view, 1)
+        layout.addLayout(buttons)
+        self.resize(520, 420)
+
+        self.search_field.textChanged.connect(self.on_search_changed)
+        self.search_field.installEventFilter(self)
+        self.list_view.doubleClicked.connect(self.on_activated)
+        self.list_view.activated.connect(self.on_activated)
+        self.insert_button.clicked.connect(self.on_insert)
+        self.cancel_button.clicked.connect(self.reject)
+        self.list_view.selectionModel().currentChanged.connect(self._update_buttons)
+        self.on_search_changed("")
+
+    def chosen_path(self) -> str | None:
+        """The display path chosen, or None when the picker was cancelled."""
+        return self._chosen
+
+    def current_path(self) -> str | None:
+        index = self.list_view.currentIndex()
+        return str(index.data(PATH_ROLE)) if index.isValid() else None
+
+    # ------------------------------------------------------------------ slots
+
+    def on_search_changed(self, text: str) -> None:
+        self.proxy.set_search(text)
+        if self.proxy.rowCount() and not self.list_view.currentIndex().isValid():
+            self.list_view.setCurrentIndex(self.proxy.index(0, 0))
+        self._update_buttons()
+
+    def on_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.list_view.setCurrentIndex(index)
+            self.on_insert()
+
+    def on_insert(self) -> None:
+        path = self.current_path()
+        if path is None:
+            return
+        self._chosen = path
+        self.accept()
+
+    def _update_buttons(self) -> None:
+        has_rows = self.proxy.rowCount() > 0
+        self.empty_label.setVisible(not has_rows)
+        self.insert_button.setEnabled(self.list_view.currentIndex().isValid())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Up and Down in the search field move through the list, so the mouse is never needed.
+        if watched is self.search_field and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (
+                Qt.Key.Key_Up,
+                Qt.Key.Key_Down,
+                Qt.Key.Key_PageUp,
+                Qt.Key.Key_PageDown,
+            ):
+                self.list_view.keyPressEvent(event)
+                return True
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.on_insert()
+                return True
+        return super().eventFilter(watched, event)

@@ -1,0 +1,148 @@
+"""The Task editor: plain text with Markdown highlighting, embed completion and plain paste."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from app.core.models import EmbeddableNote
+from widgets.editor.embed_completer import EmbedCompleter
+from widgets.editor.embeddable_model import EmbeddableModel
+from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
+
+_EMBED_OPEN = "![["
+_POPUP_KEYS = frozenset(
+    {Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_Tab, Qt.Key.Key_Backtab}
+)
+
+
+class TaskEditor(QPlainTextEdit):
+    """Edit mode of the Prompt tab. Shows and edits text; the session decides what it means."""
+
+    find_requested = Signal()
+    replace_requested = Signal()
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        embeddable: EmbeddableModel | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("TaskEditor")
+        self.setAccessibleName("Task text")
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setTabChangesFocus(False)
+        self.setUndoRedoEnabled(True)
+        self.highlighter = TaskHighlighter(self.document())
+        self.embeddable_model = (
+            embeddable if embeddable is not None else EmbeddableModel(parent=self)
+        )
+        self.completer = EmbedCompleter(self.embeddable_model, self)
+        self.completer.setWidget(self)
+        self.completer.path_chosen.connect(self.on_completion_chosen)
+
+    # ------------------------------------------------------------------ what others call
+
+    def set_text(self, text: str) -> None:
+        """Replace the whole text (a load, not an edit: the undo history starts afresh)."""
+        self.setPlainText(text)
+
+    def text(self) -> str:
+        return self.toPlainText()
+
+    def set_verdicts(self, verdicts: Mapping[str, EmbedVerdict]) -> None:
+        """The preview's verdict per embed path; only blocks holding changed paths repaint."""
+        self.highlighter.set_verdicts(verdicts)
+
+    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+        self.embeddable_model.set_notes(notes)
+
+    def insert_embed(self, display_path: str) -> None:
+        """Insert ``![[display_path]]`` at the cursor as one undo step."""
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        cursor.insertText(f"{_EMBED_OPEN}{display_path}]]")
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.setFocus()
+
+    def completion_prefix(self) -> str | None:
+        """What was typed after an open ``![[`` before the cursor; None when not in one."""
+        cursor = self.textCursor()
+        if cursor.hasSelection():
+            return None
+        before = cursor.block().text()[: cursor.positionInBlock()]
+        start = before.rfind(_EMBED_OPEN)
+        if start < 0:
+            return None
+        typed = before[start + len(_EMBED_OPEN) :]
+        if "[" in typed or "]" in typed:
+            return None
+        return typed
+
+    # ------------------------------------------------------------------ plain paste
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasText()
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        # Only text/plain ever lands: pasted HTML or images never become rich content.
+        if source.hasText():
+            self.insertPlainText(source.text())
+
+    # ------------------------------------------------------------------ keys
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        popup_open = self.completer.list_popup.isVisible()
+        if popup_open and event.key() in _POPUP_KEYS:
+            # The completer's popup takes these (choose or dismiss).
+            event.ignore()
+            return
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            if event.matches(QKeySequence.StandardKey.Find):
+                self.find_requested.emit()
+                return
+            if event.matches(QKeySequence.StandardKey.Replace) or (
+                event.key() == Qt.Key.Key_H
+                and event.modifiers() == Qt.KeyboardModifier.ControlModifier
+            ):
+                self.replace_requested.emit()
+                return
+        super().keyPressEvent(event)
+        # Typing plain text costs no more than a bare editor: only "[" can open a completion.
+        if popup_open or event.text() == "[" or event.key() == Qt.Key.Key_Backspace:
+            self._update_completion()
+
+    def _update_completion(self) -> None:
+        popup = self.completer.list_popup
+        prefix = self.completion_prefix()
+        if prefix is None or self.completer.set_search(prefix) == 0:
+            popup.hide()
+            return
+        rect = self.cursorRect()
+        rect.setWidth(max(popup.minimumWidth(), popup.sizeHintForColumn(0)))
+        self.completer.complete(rect)
+        popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
+
+    def on_completion_chosen(self, display_path: str) -> None:
+        prefix = self.completion_prefix()
+        if prefix is None:
+            return
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        cursor.movePosition(
+            QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, len(prefix)
+        )
+        after = cursor.block().text()[cursor.positionInBlock() + len(prefix) :]
+        closed = after.startswith("]]")
+        cursor.insertText(display_path if closed else f"{display_path}]]")
+        if closed:
+            cursor.movePosition(QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.MoveAnchor, 2)
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.completer.list_popup.hide()

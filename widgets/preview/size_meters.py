@@ -1,0 +1,97 @@
+"""Compact bars for the Task's size (of 256 KB) and its embedded note text (of 64 KB)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
+
+from app.core.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES
+
+MeterLevel = Literal["ok", "near", "over"]
+
+NEAR_FRACTION = 0.9
+"""From here on the bar turns to the warning colour, before the limit bites."""
+
+
+def format_kb(size: int) -> str:
+    """Bytes as the meters word them: ``12.4 KB``, ``256 KB`` (1 KB = 1,024 bytes)."""
+    kb = size / 1024
+    return f"{kb:.0f} KB" if kb == int(kb) else f"{kb:.1f} KB"
+
+
+def meter_level(size: int, limit: int) -> MeterLevel:
+    if size > limit:
+        return "over"
+    return "near" if size >= NEAR_FRACTION * limit else "ok"
+
+
+class SizeMeter(QWidget):
+    """One labelled bar with figures; its ``level`` property drives the stylesheet's colour."""
+
+    def __init__(self, title: str, limit: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.limit = limit
+        self.shown_bytes = 0
+        self.title_label = QLabel(title)
+        self.bar = QProgressBar()
+        self.bar.setObjectName("SizeMeterBar")
+        self.bar.setTextVisible(False)
+        self.bar.setRange(0, limit)
+        self.bar.setFixedHeight(6)
+        self.bar.setAccessibleName(title)
+        self.figures_label = QLabel("")
+        self.figures_label.setObjectName("hint")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(2)
+        grid.addWidget(self.title_label, 0, 0)
+        grid.addWidget(self.figures_label, 0, 1)
+        grid.addWidget(self.bar, 1, 0, 1, 2)
+        grid.setColumnStretch(0, 1)
+        self.set_size(0)
+
+    def set_size(self, size: int) -> None:
+        self.shown_bytes = size
+        self.bar.setValue(min(size, self.limit))
+        figures = f"{format_kb(size)} of {format_kb(self.limit)}"
+        level = self.level()
+        if level == "over":
+            figures += " — over the limit"
+        self.figures_label.setText(figures)
+        self.bar.setAccessibleDescription(figures)
+        self.setAccessibleName(f"{self.title}: {figures}")
+        self.setToolTip(f"{size:,} of {self.limit:,} bytes")
+        for widget in (self, self.bar, self.figures_label):
+            if widget.property("level") != level:
+                widget.setProperty("level", level)
+                widget.style().unpolish(widget)
+                widget.style().polish(widget)
+
+    def level(self) -> MeterLevel:
+        return meter_level(self.shown_bytes, self.limit)
+
+    def figures(self) -> str:
+        return self.figures_label.text()
+
+
+class SizeMeters(QWidget):
+    """The Task's bytes and the embedded note text, side by side."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("SizeMeters")
+        self.task_meter = SizeMeter("Task size", TASK_MAX_BYTES)
+        self.embeds_meter = SizeMeter("Embedded notes", EMBED_BUDGET_BYTES)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 2, 6, 2)
+        grid.setHorizontalSpacing(16)
+        grid.addWidget(self.task_meter, 0, 0)
+        grid.addWidget(self.embeds_meter, 0, 1)
+
+    def set_sizes(self, task_bytes: int, embedded_bytes: int | None = None) -> None:
+        """UTF-8 byte counts; ``embedded_bytes`` None keeps the last figure (expansion pending)."""
+        self.task_meter.set_size(task_bytes)
+        if embedded_bytes is not None:
+            self.embeds_meter.set_size(embedded_bytes)

@@ -1,0 +1,1 @@
+"""Versions, local history and the side-by-side compare view."""

@@ -1,0 +1,208 @@
+"""The Version picker: every version of the Task, shown as Text or Compared with live."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QItemSelection, QMetaMethod, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.diff_model import SideBySide
+from app.core.models import TaskDoc
+from widgets.common.icons import icon
+from widgets.common.two_line_delegate import two_line_list
+from widgets.versions.diff_view import DiffView
+from widgets.versions.revision_model import (
+    DETAIL_ROLE,
+    TITLE_ROLE,
+    Clock,
+    RevisionModel,
+    RevisionRow,
+)
+
+NO_EARLIER = "No earlier versions yet. Every save keeps the text it replaces."
+TYPICAL_DETAIL = "replaced 28 Sep 2026 by Morgan"
+"""A long-ish second line: the list is made wide enough for it, longer ones are elided."""
+
+
+class VersionsPanel(QWidget):
+    """Lists the versions and shows the selected one; asks, never restores by itself.
+
+    ``restore_requested(version)`` when Restore vN is pressed. ``compare_requested(version,
+    old_text, live_text)`` when a comparison is needed: a window that connects it builds the
+    diff model off the GUI thread and hands it back with ``show_compare_model``; unconnected,
+    the panel gives the texts to the diff view itself.
+    """
+
+    restore_requested = Signal(int)
+    compare_requested = Signal(int, str, str)
+
+    def __init__(self, parent: QWidget | None = None, *, clock: Clock | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("VersionsPanel")
+        self.model = RevisionModel(self, clock=clock)
+
+        self.list_view, self.delegate = two_line_list(
+            self.model, "Versions", (TITLE_ROLE, DETAIL_ROLE), ("v50 (live)", TYPICAL_DETAIL)
+        )
+        self.empty_label = QLabel(NO_EARLIER)
+        self.empty_label.setObjectName("hint")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAccessibleName(NO_EARLIER)
+
+        self.text_button = QToolButton()
+        self.text_button.setText("Text")
+        self.compare_button = QToolButton()
+        self.compare_button.setText("Compare with live")
+        self.mode_group = QButtonGroup(self)
+        for button in (self.text_button, self.compare_button):
+            button.setCheckable(True)
+            button.setObjectName("segment")
+            button.setAccessibleName(button.text())
+            self.mode_group.addButton(button)
+        self.text_button.setChecked(True)
+        self.restore_button = QPushButton(icon("restore"), "Restore")
+        self.restore_button.setAccessibleName("Restore")
+        self.restore_button.setEnabled(False)
+
+        self.text_view = QPlainTextEdit()
+        self.text_view.setReadOnly(True)
+        self.text_view.setAccessibleName("Version text")
+        self.text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.diff_view = DiffView()
+        self.diff_view.setAccessibleName("Compare with live")
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.text_view)
+        self.stack.addWidget(self.diff_view)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.list_view, 1)
+        left_layout.addWidget(self.empty_label)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.setSpacing(0)
+        bar.addWidget(self.text_button)
+        bar.addWidget(self.compare_button)
+        bar.addStretch(1)
+        bar.addWidget(self.restore_button)
+        right_layout.addLayout(bar)
+        right_layout.addWidget(self.stack, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setChildrenCollapsible(False)
+        splitter.setStretchFactor(0, 0)  # extra width goes to the text, not the list
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([self.list_view.minimumWidth(), 10_000])
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        self._compared_version: int | None = None
+        self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.text_button.toggled.connect(lambda _on: self._show_selected())
+        self.restore_button.clicked.connect(self.on_restore_clicked)
+        self._update_controls(None)
+
+    # ------------------------------------------------------------------ feeding
+
+    def set_task(self, doc: TaskDoc) -> None:
+        """Show ``doc``'s versions; the selection stays on the same version when it still exists."""
+        previous = self.selected()
+        self.model.set_task(doc)
+        self.empty_label.setVisible(len(doc.revisions) == 0)
+        row = self.model.row_of_version(previous.version) if previous else None
+        self.select_row(0 if row is None else row)
+
+    def refresh_times(self, now: datetime | None = None) -> None:
+        self.model.refresh_times()
+
+    def select_row(self, row: int) -> None:
+        index = self.model.index(row, 0)
+        if index.isValid():
+            self.list_view.setCurrentIndex(index)
+        else:
+            self._show_selected()
+
+    def select_version(self, version: int) -> None:
+        row = self.model.row_of_version(version)
+        if row is not None:
+            self.select_row(row)
+
+    def selected(self) -> RevisionRow | None:
+        index = self.list_view.currentIndex()
+        return self.model.row_at(index.row()) if index.isValid() else None
+
+    def show_compare_model(self, version: int, model: SideBySide) -> None:
+        """A diff model built off the GUI thread (``build_diff(old, live)``) for ``version``."""
+        selected = self.selected()
+        live = self.model.live()
+        if (
+            selected is None
+            or live is None
+            or selected.version != version
+            or not self.compare_button.isChecked()
+        ):
+            return  # the operator has moved on
+        self.diff_view.set_model(
+            model, selected.content, live.content, f"v{version}", f"v{live.version} (live)"
+        )
+
+    # ------------------------------------------------------------------ slots
+
+    def on_restore_clicked(self) -> None:
+        selected = self.selected()
+        if selected is not None and not selected.live:
+            self.restore_requested.emit(selected.version)
+
+    def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        selected = self.selected()
+        self._update_controls(selected)
+        if selected is None:
+            self.text_view.clear()
+            return
+        if selected.live or self.text_button.isChecked():
+            self.stack.setCurrentWidget(self.text_view)
+            if self.text_view.toPlainText() != selected.content:
+                self.text_view.setPlainText(selected.content)
+            return
+        self.stack.setCurrentWidget(self.diff_view)
+        live = self.model.live()
+        if live is None:
+            return
+        if self.isSignalConnected(QMetaMethod.fromSignal(self.compare_requested)):
+            self.compare_requested.emit(selected.version, selected.content, live.content)
+        else:
+            self.diff_view.set_texts(
+                selected.content, live.content, f"v{selected.version}", f"v{live.version} (live)"
+            )
+
+    def _update_controls(self, selected: RevisionRow | None) -> None:
+        earlier = selected is not None and not selected.live
+        self.compare_button.setEnabled(earlier)
+        self.restore_button.setEnabled(earlier)
+        text = f"Restore v{selected.version}" if earlier and selected else "Restore"
+        self.restore_button.setText(text)
+        self.restore_button.setAccessibleName(text)
+        if not earlier and self.compare_button.isChecked():
+            self.text_button.setChecked(True)

@@ -1,0 +1,126 @@
+"""The window's actions, menus and toolbar: labels, shortcuts and icons in one place."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
+
+from widgets.common.icons import IconName, icon
+
+
+def _plain(label: str) -> str:
+    """The label as a screen reader says it: no mnemonic ampersand, no ellipsis."""
+    return label.replace("&", "").replace("…", "").strip()
+
+
+class WindowActions(QObject):
+    """Every command of the window as a QAction; the window connects them to its slots.
+
+    Each action's accessible name (its object name's tooltip and status tip too) is its
+    visible label, so what a screen reader says matches what the operator sees.
+    """
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.preview = self._action("&Preview", "preview", QKeySequence("Ctrl+Shift+P"))
+        self.edit = self._action("&Edit", "edit", QKeySequence("Ctrl+Shift+E"))
+        for action in (self.preview, self.edit):
+            action.setCheckable(True)
+        self.mode_group = QActionGroup(self)
+        self.mode_group.setExclusive(True)
+        self.mode_group.addAction(self.preview)
+        self.mode_group.addAction(self.edit)
+        self.preview.setChecked(True)  # the Task opens in Preview
+
+        self.save = self._action("&Save", None, QKeySequence(QKeySequence.StandardKey.Save))
+        self.discard = self._action("&Discard changes", None)
+        self.local_history = self._action("Local &history…", None)
+        self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
+        self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
+        self.find = self._action(
+            "&Find/Replace…", "find", QKeySequence(QKeySequence.StandardKey.Find)
+        )
+        self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
+        self.versions.setCheckable(True)
+        self.connect_server = self._action("&Connect to server…", None)
+        self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
+        if self.quit.shortcut().isEmpty():
+            self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
+        self.insert_note.setToolTip("Insert a note at the cursor as ![[display-path]]")
+        self.insert_table.setToolTip("Insert a collection at the cursor as ![[display-path]]")
+        self.discard.setToolTip("Drop the unsaved edits (Edit › Undo brings them back)")
+        self.local_history.setToolTip(
+            "Texts you discarded or replaced on this computer: browse, copy or insert them"
+        )
+
+    def _action(
+        self, label: str, icon_name: IconName | None, shortcut: QKeySequence | None = None
+    ) -> QAction:
+        action = QAction(icon(icon_name) if icon_name else QIcon(), label, self._window)
+        name = _plain(label)
+        action.setObjectName(name)
+        action.setStatusTip(name)
+        if shortcut is not None and not shortcut.isEmpty():
+            action.setShortcut(shortcut)
+            action.setToolTip(
+                f"{name} ({shortcut.toString(QKeySequence.SequenceFormat.NativeText)})"
+            )
+        else:
+            action.setToolTip(name)
+        self._window.addAction(action)  # shortcuts work even while the toolbar is hidden
+        return action
+
+    def task_actions(self) -> list[QAction]:
+        """The actions that need an open Task."""
+        return [
+            self.preview,
+            self.edit,
+            self.save,
+            self.discard,
+            self.local_history,
+            self.insert_note,
+            self.insert_table,
+            self.find,
+            self.versions,
+        ]
+
+    def build_menus(self, menu_bar: QMenuBar) -> None:
+        file_menu = menu_bar.addMenu("&File")
+        file_menu.addAction(self.save)
+        file_menu.addAction(self.discard)
+        file_menu.addAction(self.local_history)
+        file_menu.addSeparator()
+        file_menu.addAction(self.connect_server)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit)
+        edit_menu = menu_bar.addMenu("&Edit")
+        edit_menu.addAction(self.find)
+        insert_menu = menu_bar.addMenu("&Insert")
+        insert_menu.addAction(self.insert_note)
+        insert_menu.addAction(self.insert_table)
+        view_menu = menu_bar.addMenu("&View")
+        view_menu.addAction(self.preview)
+        view_menu.addAction(self.edit)
+        view_menu.addSeparator()
+        view_menu.addAction(self.versions)
+        self.insert_menu = insert_menu
+
+    def build_toolbar(self, toolbar: QToolBar) -> None:
+        toolbar.setAccessibleName("Task tools")
+        toolbar.addAction(self.preview)
+        toolbar.addAction(self.edit)
+        toolbar.addSeparator()
+        toolbar.addAction(self.save)
+        toolbar.addAction(self.discard)
+        toolbar.addSeparator()
+        toolbar.addAction(self.insert_note)
+        toolbar.addAction(self.insert_table)
+        toolbar.addAction(self.find)
+        toolbar.addSeparator()
+        toolbar.addAction(self.versions)
+        for action in toolbar.actions():
+            button = toolbar.widgetForAction(action)
+            if button is not None and not action.isSeparator():
+                button.setAccessibleName(_plain(action.text()))

@@ -1,0 +1,60 @@
+"""The agent inspector's header: name, guild, live version and the unreachable-embed mark."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from widgets.common.icons import icon
+
+UNREACHABLE_MARK = "Not reachable from the Task"
+
+
+class AgentHeader(QWidget):
+    """Shows what it is given; whether embeds are broken is decided elsewhere."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("AgentHeader")
+        self.icon_label = QLabel()
+        self.icon_label.setPixmap(icon("agent").pixmap(28, 28))
+        self.name_label = QLabel("")
+        self.name_label.setObjectName("title")
+        self.detail_label = QLabel("")
+        self.detail_label.setObjectName("hint")
+        self.unreachable_icon = QLabel()
+        self.unreachable_icon.setPixmap(icon("unreachable").pixmap(14, 14))
+        self.unreachable_label = QLabel(UNREACHABLE_MARK)
+        self.unreachable_label.setObjectName("danger")
+        self.unreachable_label.setAccessibleName(UNREACHABLE_MARK)
+
+        texts = QVBoxLayout()
+        texts.setSpacing(0)
+        texts.addWidget(self.name_label)
+        texts.addWidget(self.detail_label)
+        mark = QHBoxLayout()
+        mark.addWidget(self.unreachable_icon)
+        mark.addWidget(self.unreachable_label)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.icon_label)
+        layout.addLayout(texts, 1)
+        layout.addLayout(mark)
+        self.set_unreachable(False)
+
+    def set_agent(self, name: str, guild: str, version: int | None) -> None:
+        self.name_label.setText(name)
+        self.name_label.setAccessibleName(name)
+        detail = guild if version is None else f"{guild} · Task v{version}"
+        self.detail_label.setText(detail)
+        self.detail_label.setAccessibleName(detail)
+        self.setAccessibleName(f"{name}, {detail}")
+
+    def set_unreachable(self, broken: bool, names: list[str] | None = None) -> None:
+        """Show the mark when the agent's Task has embeds it can't reach (``names`` in the tip)."""
+        self.unreachable_icon.setVisible(broken)
+        self.unreachable_label.setVisible(broken)
+        tip = "\n".join(names or []) if broken else ""
+        self.unreachable_label.setToolTip(tip)
+
+    def is_marked_unreachable(self) -> bool:
+        return not self.unreachable_label.isHidden()

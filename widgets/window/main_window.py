@@ -1,0 +1,427 @@
+"""The main window: the sidebar, the Task tab, menus and messages, wired together.
+
+Composition and wiring only. The editor area is `widgets.task.task_tab`, the commands are
+`widgets.window.actions`, save and conflict rules live in `app.desk.session`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QPaintEvent
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QWidget
+
+from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
+from app.desk.failures import failure_text
+from app.desk.runner import Runner
+from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice
+from widgets.dialogs.connect import ConnectDialog, ConnectRequest
+from widgets.window.actions import WindowActions
+from widgets.window.agent_list_model import AgentListModel
+from widgets.window.messages import Messages
+from widgets.window.sidebar import Sidebar
+
+if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
+    from widgets.task.task_tab import TaskTab
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "Taskdesk"
+FIRST_PAINT_FALLBACK_MS = 250
+
+
+class MainWindow(QMainWindow):
+    """Taskdesk's window. ``start()`` connects (off the GUI thread) after the first paint.
+
+    ``connected`` fires once agents are listed; ``agent_opened(agent_id)`` once a Task is
+    on screen. Dialogs it opens are kept (``leave_dialog``, ``connect_dialog``) so tests can
+    press their buttons.
+    """
+
+    connected = Signal()
+    agent_opened = Signal(str)
+
+    def __init__(
+        self,
+        *,
+        log_path: str = "",
+        runner: Runner | None = None,
+        data_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(APP_NAME)
+        self.resize(1280, 800)
+        self.log_path = log_path
+        self.runner = runner or Runner(parent=self)
+        self._data_dir = data_dir
+        self.connection: Any = None  # app.connect.connection.Connection once connected
+        self.tokens: Any = None  # app.connect.credentials.TokenStore for this session
+        self.embedded: Any = None  # app.connect.embedded.EmbeddedServer when serving locally
+        self.leave_dialog: ConfirmLeaveDialog | None = None
+        self.connect_dialog: ConnectDialog | None = None
+        self._closing_confirmed = False
+        self._start_pending = False
+        self._shut_down = False
+        self._start_url: str | None = None
+        self._start_launch: Any = None
+        self._guilds: list[Guild] = []
+
+        self.actions_ = WindowActions(self)
+        self.actions_.build_menus(self.menuBar())
+        toolbar = QToolBar("Task tools", self)
+        toolbar.setObjectName("taskToolbar")
+        toolbar.setMovable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.actions_.build_toolbar(toolbar)
+        self.addToolBar(toolbar)
+        self.messages = Messages(self, self.statusBar())
+        # What the server lacks beyond the spec, always in view while connected to it.
+        self.features_label = QLabel()
+        self.features_label.setObjectName("serverFeatures")
+        self.features_label.hide()
+        self.statusBar().addPermanentWidget(self.features_label)
+
+        self.agent_model = AgentListModel()
+        self.sidebar = Sidebar(self.agent_model)
+        self._task_tab: TaskTab | None = None
+        self._placeholder = QWidget()  # the Task tab's place until it is built
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(self._placeholder)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([240, 1040])
+        self.setCentralWidget(self.splitter)
+
+        self.sidebar.agent_chosen.connect(self.on_agent_chosen)
+        self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
+        self.actions_.connect_server.triggered.connect(self.on_connect_requested)
+        self.actions_.quit.triggered.connect(self.close)
+        for action in self.actions_.task_actions():
+            action.setEnabled(False)
+        self.statusBar().showMessage("Starting…")
+
+    @property
+    def task_tab(self) -> TaskTab:
+        """The editor area, built on first use: after the first paint, not before it."""
+        if self._task_tab is None:
+            from widgets.task.task_tab import TaskTab
+
+            tab = TaskTab(self.runner, self.messages, self.actions_)
+            self.messages.set_message_bar(tab.message_bar)
+            tab.agent_shown.connect(self.on_agent_shown)
+            tab.leave_requested.connect(self.ask_before_leaving)
+            tab.task_saved.connect(self.on_task_saved)
+            tab.features_changed.connect(self.show_server_features)
+            self.splitter.replaceWidget(1, tab)
+            self._placeholder.deleteLater()
+            self._task_tab = tab
+        return self._task_tab
+
+    # ------------------------------------------------------------------ start-up
+
+    def start_after_first_paint(self, server_url: str | None, launch: Any = None) -> None:
+        """``start`` once the window is on screen, so nothing delays the first paint.
+
+        A zero timer would run before the paint event; the paint itself (or, where the
+        platform sends none, a short fallback timer) triggers the start instead.
+        """
+        self._start_url = server_url
+        self._start_launch = launch
+        self._start_pending = True
+        QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, self._start_once)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._start_pending:
+            QTimer.singleShot(0, self._start_once)
+
+    def _start_once(self) -> None:
+        if self._start_pending:
+            self._start_pending = False
+            self.start(self._start_url, self._start_launch)
+
+    def start(self, server_url: str | None = None, launch: Any = None) -> None:
+        """Connect to ``server_url``, else the remembered server, else the embedded default.
+
+        The server starts off the GUI thread while the editor area is built on it.
+        """
+        from app.connect.connection import begin
+        from app.connect.paths import data_dir
+
+        folder = self._data_dir or data_dir()
+        self.sidebar.set_empty_text("Starting…")
+        self.runner.submit(
+            lambda: begin(server_url, folder, launch),
+            on_done=self._on_begun,
+            on_error=self._on_start_failed,
+        )
+        QTimer.singleShot(0, lambda: self.task_tab)  # the editor stack, while the server starts
+
+    def _on_begun(self, outcome: Any) -> None:
+        self.tokens = outcome.tokens
+        if outcome.connection is not None:
+            self.embedded = outcome.embedded
+            self._on_connected(outcome.connection)
+        elif outcome.plan.token is None:
+            self.on_connect_requested(outcome.plan.url)
+        else:
+            self.connect_to(ConnectRequest(outcome.plan.url, outcome.plan.token, remember=False))
+
+    def connect_to(self, request: ConnectRequest, *, local: bool = False) -> None:
+        """Sign in to a server (off the GUI thread); on success list its agents."""
+        from app.connect.connection import open_connection
+
+        self.statusBar().showMessage(f"Connecting to {request.url}…")
+        store = self.connection.store if self.connection is not None else None
+        self.runner.submit(
+            lambda: open_connection(
+                request.url,
+                request.token,
+                tokens=self.tokens,
+                store=store,
+                remember=request.remember,
+                local=local,
+            ),
+            on_done=self._on_connected,
+            on_error=self._on_connect_failed,
+        )
+
+    def _on_connected(self, connection: Any) -> None:
+        self.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
+        if self.connect_dialog is not None:
+            self.connect_dialog.accept()  # the server took the token: the dialog is done
+            self.connect_dialog = None
+        if self.connection is not None and self.connection is not connection:
+            self.connection.close()
+        self.connection = connection
+        me: Me = connection.me
+        self._guilds = list(connection.guilds)
+        self.agent_model.set_agents(connection.agents, self._guilds)
+        lists_agents = connection.features.agent_list
+        self.sidebar.offer_open_by_id(not lists_agents)
+        self.sidebar.set_empty_text(
+            "This server has no agents yet."
+            if lists_agents
+            else "This server doesn't list its agents. Use “Open agent by id…” to open one."
+        )
+        where = "the local workspace" if connection.local else connection.url
+        if connection.offline_as_of is not None:
+            self.messages.warning(
+                f"Can't reach {where}: showing what was last seen there. Your edits are kept "
+                "and saved when the server is back."
+            )
+        elif connection.features.me:
+            self.messages.info(f"Signed in to {where} as {me.name}.")
+        else:
+            self.messages.info(
+                f"Signed in to {where} as an operator (assumed: the server doesn't say who "
+                "you are)."
+            )
+        self.show_server_features()
+        self.task_tab.set_connection(connection)
+        self.connected.emit()
+        self.refresh_embed_status()
+        first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
+        if first is not None:
+            self.open_agent(first)
+        if self.task_tab.session is not None:
+            self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
+
+    def _on_start_failed(self, exc: BaseException) -> None:
+        self.sidebar.set_empty_text("No workspace is open.")
+        self.messages.error(failure_text(exc))
+
+    def _on_connect_failed(self, exc: BaseException) -> None:
+        self.sidebar.set_empty_text("Not connected. Use File › Connect to server….")
+        text = failure_text(exc)
+        if self.connect_dialog is not None and self.connect_dialog.isVisible():
+            self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
+        else:
+            self.messages.error(text)
+
+    def refresh_embed_status(self) -> None:
+        """Mark agents whose Task embeds files they can't reach (one request per guild)."""
+        if self.connection is None:
+            return
+        client = self.connection.client
+        for gid in self.connection.guild_ids():
+            self.runner.submit(
+                lambda gid=gid: client.embed_status(gid),  # type: ignore[misc]
+                on_done=self._on_embed_status,
+                on_error=self._on_embed_status_failed,
+            )
+
+    def show_server_features(self) -> None:
+        """The status line naming what this server lacks (hidden when it lacks nothing)."""
+        features = self.connection.features if self.connection is not None else None
+        line = features.status_line() if features is not None else ""
+        self.features_label.setText(line)
+        self.features_label.setToolTip(features.details() if features is not None else "")
+        self.features_label.setAccessibleName(line)
+        self.features_label.setVisible(bool(line))
+
+    def _on_embed_status_failed(self, exc: BaseException) -> None:
+        log.info("embed status unavailable: %s", exc)
+        self.messages.warning(
+            f"Taskdesk could not check which embeds reach their files: {failure_text(exc)} "
+            "The marks of unreachable embeds may be out of date."
+        )
+
+    def _on_embed_status(self, statuses: list[AgentEmbedStatus]) -> None:
+        self.agent_model.set_broken_embeds({s.id: s.broken_embeds for s in statuses})
+        self.task_tab.set_sidebar_broken(self.agent_model.broken_embeds)
+
+    # ------------------------------------------------------------------ agents
+
+    def on_agent_chosen(self, agent_id: str) -> None:
+        self.ask_before_leaving("switch to another agent", lambda: self.open_agent(agent_id))
+
+    def on_agent_id_entered(self, agent_id: str) -> None:
+        """An id typed in "Open agent by id…": read its Task off the GUI thread, then open it."""
+        from app.connect.connection import look_up_agent
+
+        connection = self.connection
+        if connection is None:
+            return
+        if self.agent_model.agent(agent_id) is not None:
+            self.on_agent_chosen(agent_id)
+            return
+
+        def found(agent: AgentRow) -> None:
+            if self.connection is not connection:
+                return  # another server was opened meanwhile
+            connection.add_agent(agent)
+            self.agent_model.add_agent(agent)
+            self.open_agent(agent.id)
+
+        self.ask_before_leaving(
+            "open another agent",
+            lambda: self.runner.submit(
+                lambda: look_up_agent(connection, agent_id),
+                on_done=found,
+                on_error=lambda exc: self.messages.error(failure_text(exc)),
+            ),
+        )
+
+    def open_agent(self, agent_id: str) -> None:
+        agent = self.agent_model.agent(agent_id)
+        if agent is None:
+            return
+        self.sidebar.select_agent(agent_id)
+        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
+        self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
+        for action in self.actions_.task_actions():
+            action.setEnabled(True)
+
+    def on_agent_shown(self, agent_id: str) -> None:
+        agent = self.agent_model.agent(agent_id)
+        self.setWindowTitle(f"{agent.name} — {APP_NAME}" if agent else APP_NAME)
+        self.agent_opened.emit(agent_id)
+        if self.connection is not None and not self._shut_down:
+            from app.connect.connection import remember_last_agent
+
+            key = self.connection.server_key
+            by_id = not self.connection.features.agent_list
+            self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
+                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id),
+                on_done=lambda _: None,
+                on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
+                lane="disk",
+            )
+
+    def on_task_saved(self, agent: AgentRow) -> None:
+        # A save can change which embeds reach their files: ask the server again.
+        self.refresh_embed_status()
+
+    # ------------------------------------------------------------------ connecting
+
+    def on_connect_requested(self, url: str = "") -> None:
+        """Ask for a server and token; the keyring is probed off the GUI thread first."""
+        from app.connect.connection import keyring_available, token_store
+
+        current = url or (
+            self.connection.url if self.connection and not self.connection.local else ""
+        )
+        tokens = self.tokens
+
+        def probe() -> tuple[Any, bool]:
+            return (tokens if tokens is not None else token_store(None)), keyring_available()
+
+        def show_dialog(found: tuple[Any, bool]) -> None:
+            self.tokens, has_keyring = found
+            dialog = ConnectDialog(current, keyring_available=has_keyring, parent=self)
+            self.connect_dialog = dialog
+            dialog.submitted.connect(self.connect_to)
+            dialog.open()
+
+        self.ask_before_leaving(
+            "connect to another server",
+            lambda: self.runner.submit(probe, on_done=show_dialog, on_error=self._on_start_failed),
+        )
+
+    # ------------------------------------------------------------------ leaving
+
+    def ask_before_leaving(self, action: str, proceed: Callable[[], None]) -> None:
+        """Run ``proceed`` now, or after Save/Discard when the Task has unsaved edits."""
+        if self._task_tab is None or not self._task_tab.has_unsaved():
+            proceed()
+            return
+        dialog = ConfirmLeaveDialog(self.task_tab.agent_name(), action, self)
+        self.leave_dialog = dialog
+
+        def answered() -> None:
+            self.leave_dialog = None
+            dialog.deleteLater()
+            if dialog.choice is LeaveChoice.SAVE:
+                self.task_tab.save_then(proceed)
+            elif dialog.choice is LeaveChoice.DISCARD:
+                self.task_tab.discard(undoable=False)
+                proceed()
+
+        dialog.finished.connect(answered)
+        dialog.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closing_confirmed or self._task_tab is None or not self._task_tab.has_unsaved():
+            if self._task_tab is not None and not self._shut_down:
+                self._task_tab.keep_draft()
+            event.accept()
+            return
+        event.ignore()
+
+        def close_now() -> None:
+            self._closing_confirmed = True
+            self.close()
+
+        self.ask_before_leaving("close Taskdesk", close_now)
+
+    def secrets(self) -> list[str]:
+        """Tokens in use, so logs can scrub them."""
+        found = [self.embedded.token] if self.embedded is not None else []
+        if self.connection is not None:
+            found.append(self.connection.token)
+        return found
+
+    def shutdown(self) -> None:
+        """After the event loop: let queued writes land, then stop the local server."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self._start_pending and self._start_launch is not None:
+            self._start_pending = False
+            self._start_launch.cancel()  # closed before it started: no server left behind
+        if self._task_tab is not None:
+            self._task_tab.shutdown()
+        self.runner.shutdown(5_000)
+        if self.connection is not None:
+            self.connection.close()
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None

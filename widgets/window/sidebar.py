@@ -1,0 +1,210 @@
+"""The sidebar: a filter box over the agents, grouped by guild; choosing one asks to open it.
+
+On a server that lists no agents it also offers "Open agent by id…".
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from widgets.window.agent_list_model import (
+    AGENT_ID_ROLE,
+    BROKEN_EMBEDS_ROLE,
+    IS_GUILD_ROLE,
+    AgentListModel,
+)
+
+WARNING_COLOUR = QColor("#b45309")
+
+
+class _AgentDelegate(QStyledItemDelegate):
+    """Guild headings in small capitals; a warning mark on agents with unreachable embeds."""
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        return QSize(size.width(), max(size.height(), 28 if index.data(IS_GUILD_ROLE) else 26))
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        if index.data(IS_GUILD_ROLE):
+            painter.save()
+            font = QFont(option.font)
+            font.setBold(True)
+            font.setCapitalization(QFont.Capitalization.AllUppercase)
+            font.setPointSizeF(max(font.pointSizeF() * 0.8, 7.0))
+            painter.setFont(font)
+            painter.setPen(option.palette.color(option.palette.ColorRole.PlaceholderText))
+            rect = option.rect.adjusted(8, 6, -8, 0)
+            painter.drawText(
+                rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(index.data())
+            )
+            painter.restore()
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.rect = opt.rect.adjusted(12, 0, 0, 0)
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        if index.data(BROKEN_EMBEDS_ROLE):
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(WARNING_COLOUR)
+            r = option.rect
+            painter.drawEllipse(r.right() - 18, r.center().y() - 4, 8, 8)
+            painter.restore()
+
+
+OPEN_BY_ID = "Open agent by id…"
+
+
+class OpenAgentByIdDialog(QDialog):
+    """Asks for an agent's id; ``id_edit`` and ``open_button`` are kept for tests."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open agent by id")
+        self.setAccessibleName("Open agent by id")
+        hint = QLabel(
+            "This server doesn't list its agents. Enter the id of the agent whose Task you "
+            "want to open, such as a_scout."
+        )
+        hint.setWordWrap(True)
+        self.id_edit = QLineEdit()
+        self.id_edit.setAccessibleName("Agent id")
+        self.id_edit.setPlaceholderText("a_scout")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.open_button = buttons.addButton("Open", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button.setDefault(True)
+        self.open_button.setEnabled(False)
+        self.id_edit.textChanged.connect(
+            lambda text: self.open_button.setEnabled(bool(text.strip()))
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout()
+        form.addRow("Agent id", self.id_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(hint)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def agent_id(self) -> str:
+        return self.id_edit.text().strip()
+
+
+class Sidebar(QWidget):
+    """Agents by guild. ``agent_chosen(agent_id)`` fires when the operator picks one;
+    ``agent_id_entered(agent_id)`` when they type an id in "Open agent by id…"."""
+
+    agent_chosen = Signal(str)
+    agent_id_entered = Signal(str)
+
+    def __init__(self, model: AgentListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.model = model
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter agents")
+        self.filter_edit.setAccessibleName("Filter agents")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self.model.set_filter)
+        self.list_view = QListView()
+        self.list_view.setAccessibleName("Agents")
+        self.list_view.setModel(model)
+        self.list_view.setItemDelegate(_AgentDelegate(self.list_view))
+        self.list_view.setUniformItemSizes(False)
+        self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.list_view.clicked.connect(self._on_activated)
+        self.list_view.activated.connect(self._on_activated)
+        self.empty_label = QLabel("Loading agents…")
+        self.empty_label.setObjectName("sidebarEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.open_by_id_button = QPushButton(OPEN_BY_ID)
+        self.open_by_id_button.setAccessibleName(OPEN_BY_ID.removesuffix("…"))
+        self.open_by_id_button.setToolTip("This server doesn't list its agents: open one by id")
+        self.open_by_id_button.clicked.connect(self.ask_agent_id)
+        self.open_by_id_button.hide()
+        self.open_by_id_dialog: OpenAgentByIdDialog | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(6)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.list_view, 1)
+        layout.addWidget(self.empty_label)
+        layout.addWidget(self.open_by_id_button)
+        self.model.modelReset.connect(self._on_model_reset)
+        self._current: str | None = None
+        self._empty_text = "Loading agents…"
+        self.setMinimumWidth(200)
+
+    def set_empty_text(self, text: str) -> None:
+        self._empty_text = text
+        self._on_model_reset()
+
+    def offer_open_by_id(self, offered: bool) -> None:
+        """Show "Open agent by id…": for servers that don't list their agents."""
+        self.open_by_id_button.setVisible(offered)
+
+    def ask_agent_id(self) -> None:
+        dialog = OpenAgentByIdDialog(self)
+        self.open_by_id_dialog = dialog
+
+        def done(result: int) -> None:
+            self.open_by_id_dialog = None
+            dialog.deleteLater()
+            if result and dialog.agent_id():
+                self.agent_id_entered.emit(dialog.agent_id())
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def select_agent(self, agent_id: str) -> None:
+        """Mark ``agent_id`` as the open agent without emitting ``agent_chosen``."""
+        self._current = agent_id
+        row = self.model.row_of(agent_id)
+        if row >= 0:
+            self.list_view.setCurrentIndex(self.model.index(row))
+        else:
+            self.list_view.clearSelection()
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        agent_id = index.data(AGENT_ID_ROLE)
+        if not agent_id or agent_id == self._current:
+            return
+        # The window may refuse (unsaved edits, Cancel): it calls select_agent with its
+        # answer, so put the selection back on the open agent until then.
+        if self._current is not None:
+            self.select_agent(self._current)
+        self.agent_chosen.emit(str(agent_id))
+
+    def _on_model_reset(self) -> None:
+        empty = self.model.rowCount() == 0
+        filtered = bool(self.filter_edit.text().strip())
+        self.empty_label.setText("No agent matches the filter." if filtered else self._empty_text)
+        self.empty_label.setVisible(empty)
+        if self._current is not None:
+            self.select_agent(self._current)
