@@ -45,6 +45,7 @@ class EarlierFile:
     display_path: str
     version: int | None = None  # collections carry no version in task_source
     run_id: str = ""
+    task_path: str = ""  # the display path of the Task the run was made from, when known
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +77,23 @@ def earlier_files(sources: Iterable[tuple[str, Mapping[str, Any]]]) -> tuple[Ear
     """The notes and collections named by earlier runs' ``task_source`` (run id, source)."""
     found: list[EarlierFile] = []
     for run_id, source in sources:
+        task_path = source.get("display_path")
+        task_path = task_path if isinstance(task_path, str) else ""
         for note in source.get("notes") or ():
             if isinstance(note, Mapping) and isinstance(note.get("display_path"), str):
                 version = note.get("version")
-                found.append(
-                    EarlierFile(
-                        note["display_path"],
-                        version if type(version) is int else None,
-                        run_id,
-                    )
-                )
+                version = version if type(version) is int else None
+                found.append(EarlierFile(note["display_path"], version, run_id, task_path))
         for path in source.get("collections") or ():
             if isinstance(path, str):
-                found.append(EarlierFile(path, None, run_id))
+                found.append(EarlierFile(path, None, run_id, task_path))
     return tuple(found)
+
+
+def history_of(history: Iterable[EarlierFile], task_path: str) -> tuple[EarlierFile, ...]:
+    """The part of ``history`` that is this Task's: runs of other agents say nothing about
+    what this one had (an entry whose Task is not known is kept)."""
+    return tuple(e for e in history if not e.task_path or e.task_path == task_path)
 
 
 def history_from_json(data: Any) -> tuple[EarlierFile, ...]:
@@ -102,7 +106,11 @@ def history_from_json(data: Any) -> tuple[EarlierFile, ...]:
     sources: list[tuple[str, Mapping[str, Any]]] = []
     for index, entry in enumerate(entries):
         source = entry.get("task_source", entry) if isinstance(entry, Mapping) else None
-        if not isinstance(source, Mapping) or not isinstance(source.get("notes", []), list):
+        if (
+            not isinstance(source, Mapping)
+            or not isinstance(source.get("notes"), list)
+            or not isinstance(source.get("display_path"), str)
+        ):
             raise ValueError(f"entry {index + 1} is not a run or a task_source")
         run_id = entry.get("id") if isinstance(entry, Mapping) else None
         sources.append((run_id if isinstance(run_id, str) else "", source))

@@ -1,0 +1,87 @@
+"""``taskdesk check``: every agent's Task reaches its embeds and keeps within the budget.
+
+``taskdesk check (--workspace FILE | --server URL) [--json] [--history FILE] [--run ID …]``
+For scripts and CI. Exits 0 when every agent is clean, 1 listing each agent whose run would
+meet an unreachable embed (at hop 1 or 2, with its reason) or that is over the 64 KB budget,
+2 with one line on bad input. ``--json`` prints a list with one object per agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from app.cli.common import EXIT_OK, write_stdout
+from app.cli.org_source import AgentInfo, add_source_arguments, open_source, references_for
+from app.core.references import References
+
+NAME = "check"
+HELP = "check every agent for unreachable embeds and the embed budget (exit 1 if any)"
+EXIT_PROBLEMS = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one object per agent")
+
+
+def run(args: argparse.Namespace) -> int:
+    source = open_source(args)
+    try:
+        results = [(agent, references_for(source, agent)[0]) for agent in source.agents()]
+    finally:
+        source.close()
+    failing = [(agent, found) for agent, found in results if not _clean(found)]
+    if args.json:
+        body = [_as_json(agent, found) for agent, found in results]
+        write_stdout(json.dumps(body, ensure_ascii=False, indent=1) + "\n")
+    else:
+        lines = [line for agent, found in failing for line in _report(agent, found)]
+        if failing:
+            lines.append(
+                f"{len(failing)} of {len(results)} agents have unreachable embeds or are over "
+                "budget"
+            )
+        else:
+            lines.append(f"all {len(results)} agents are clean")
+        write_stdout("".join(f"{line}\n" for line in lines))
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def _clean(found: References) -> bool:
+    return not found.expansion.broken and not found.expansion.over_budget
+
+
+def _report(agent: AgentInfo, found: References) -> list[str]:
+    expansion = found.expansion
+    problems = []
+    if expansion.broken:
+        count = len(expansion.broken)
+        problems.append(f"{count} unreachable {'embed' if count == 1 else 'embeds'}")
+    if expansion.over_budget:
+        problems.append(
+            f"over budget by {expansion.embedded_bytes - expansion.budget:,} bytes "
+            f"({expansion.embedded_bytes:,} of {expansion.budget:,})"
+        )
+    lines = [f"{agent.id} ({agent.name}): {', '.join(problems)}"]
+    for item in found.markers:
+        assert item.reason is not None
+        lines.append(
+            f"  hop {item.hop}  {item.in_path}:{item.position.line}  {item.path}  "
+            f"{item.reason.code}: {item.reason.message}"
+        )
+    return lines
+
+
+def _as_json(agent: AgentInfo, found: References) -> dict[str, Any]:
+    expansion = found.expansion
+    return {
+        "agent": agent.id,
+        "name": agent.name,
+        "clean": _clean(found),
+        "unreachable": [item.to_json() for item in found.markers],
+        "embedded_bytes": expansion.embedded_bytes,
+        "budget": expansion.budget,
+        "over_budget": expansion.over_budget,
+    }

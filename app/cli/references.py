@@ -1,0 +1,84 @@
+"""``taskdesk references``: every embed and named file an agent's run meets, and why.
+
+``taskdesk references (--workspace FILE | --server URL) --agent ID [--json]
+[--history FILE] [--run RUN_ID …]``
+Prints the References tree: each embed and named file of the Task and of the notes the run
+inlines, by hop, with its line, what the run does with it, and for each marker the reason
+(docs/REFERENCES.md). ``--json`` prints a list of objects instead, depth first. Exits 0
+when the references could be worked out, over budget or not; bad input exits 2 with one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from app.cli.common import EXIT_OK, write_stdout
+from app.cli.org_source import add_source_arguments, find_agent, open_source, references_for
+from app.core.references import Reference, References
+
+NAME = "references"
+HELP = "list an agent's embeds and named files, by hop, with why each marker is one"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
+    parser.add_argument("--agent", required=True, help="agent id")
+    parser.add_argument("--json", action="store_true", help="print the references as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    source = open_source(args)
+    try:
+        agent = find_agent(source, args.agent)
+        found, version = references_for(source, agent)
+    finally:
+        source.close()
+    if args.json:
+        write_stdout(json.dumps(found.to_json(), ensure_ascii=False, indent=1) + "\n")
+    else:
+        write_stdout(f"{agent.name} ({agent.id}), Task v{version}: {summary(found)}\n")
+        write_stdout("".join(f"{describe(item)}\n" for item in found.walk()))
+    return EXIT_OK
+
+
+def summary(found: References) -> str:
+    """One line: how many embeds and named files, what is inlined against the budget."""
+    walked = list(found.walk())
+    embeds = sum(1 for r in walked if r.outcome not in ("named", "text"))
+    named = sum(1 for r in walked if r.outcome == "named")
+    markers = sum(1 for r in walked if r.outcome == "marker")
+    expansion = found.expansion
+    as_text = sum(1 for r in walked if r.outcome == "text")
+    said = [
+        f"{embeds} {_plural(embeds, 'embed')}" + (f" (+{as_text} left as text)" if as_text else ""),
+        f"{named} named {_plural(named, 'file')}",
+        f"{len(expansion.notes)} {_plural(len(expansion.notes), 'note')} inlined, "
+        f"{expansion.embedded_bytes:,} of {expansion.budget:,} bytes",
+        f"{markers} unreachable",
+    ]
+    if expansion.over_budget:
+        said.append(f"over budget by {expansion.embedded_bytes - expansion.budget:,} bytes")
+    return "; ".join(said)
+
+
+def describe(item: Reference) -> str:
+    """One line per reference, indented by hop: where, what the run does, and why."""
+    where = f"{item.position.line}:{item.position.column}"
+    head = f"{'  ' * (item.hop - 1)}hop {item.hop}  {where:<8} {item.outcome:<10} {item.path}"
+    if item.outcome == "inlined":
+        return f"{head}  ({item.bytes:,} bytes, v{item.version})"
+    if item.outcome == "repeat":
+        return f"{head}  (inlined earlier: “{item.title}”)"
+    if item.outcome == "collection":
+        return f"{head}  (collection “{item.title}”)"
+    if item.outcome == "text":
+        return f"{head}  (hop 3: left as written)"
+    if item.outcome == "named":
+        return f"{head}  ({item.kind or 'names nothing'}; the run gets the path only)"
+    assert item.reason is not None
+    return f"{head}  {item.reason.code}: {item.reason.message}"
+
+
+def _plural(count: int, word: str) -> str:
+    return word if count == 1 else f"{word}s"
