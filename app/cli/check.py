@@ -2,8 +2,9 @@
 
 ``taskdesk check (--workspace FILE | --server URL) [--json] [--history FILE] [--run ID …]``
 For scripts and CI. Exits 0 when every agent is clean, 1 listing each agent whose run would
-meet an unreachable embed (at hop 1 or 2, with its reason) or that is over the 64 KB budget,
-2 with one line on bad input. ``--json`` prints a list with one object per agent.
+meet an unreachable embed (at hop 1 or 2, with its reason) or that is over the 64 KB budget
+(with the smallest set of its largest notes whose removal gets it under), 2 with one line on
+bad input. ``--json`` prints a list with one object per agent.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from app.cli.common import EXIT_OK, write_stdout
 from app.cli.org_source import AgentInfo, add_source_arguments, open_source, references_for
+from app.core.budget import BudgetBreakdown, budget_breakdown
+from app.core.models import Reader
 from app.core.references import References
 
 NAME = "check"
@@ -30,14 +33,26 @@ def run(args: argparse.Namespace) -> int:
     source = open_source(args)
     try:
         results = [(agent, references_for(source, agent)[0]) for agent in source.agents()]
+        cuts = {
+            agent.id: budget_breakdown(
+                found.expansion,
+                org_id=source.org_id,
+                reader=Reader(agent.id, agent.guild_id),
+                lookup=source.lookup,
+            )
+            for agent, found in results
+            if found.expansion.over_budget
+        }
     finally:
         source.close()
     failing = [(agent, found) for agent, found in results if not _clean(found)]
     if args.json:
-        body = [_as_json(agent, found) for agent, found in results]
+        body = [_as_json(agent, found, cuts.get(agent.id)) for agent, found in results]
         write_stdout(json.dumps(body, ensure_ascii=False, indent=1) + "\n")
     else:
-        lines = [line for agent, found in failing for line in _report(agent, found)]
+        lines = [
+            line for agent, found in failing for line in _report(agent, found, cuts.get(agent.id))
+        ]
         if failing:
             lines.append(
                 f"{len(failing)} of {len(results)} agents have unreachable embeds or are over "
@@ -53,7 +68,7 @@ def _clean(found: References) -> bool:
     return not found.expansion.broken and not found.expansion.over_budget
 
 
-def _report(agent: AgentInfo, found: References) -> list[str]:
+def _report(agent: AgentInfo, found: References, cut: BudgetBreakdown | None) -> list[str]:
     expansion = found.expansion
     problems = []
     if expansion.broken:
@@ -71,10 +86,17 @@ def _report(agent: AgentInfo, found: References) -> list[str]:
             f"  hop {item.hop}  {item.in_path}:{item.position.line}  {item.path}  "
             f"{item.reason.code}: {item.reason.message}"
         )
+    if cut is not None and cut.removal:
+        sizes = {n.path: n.bytes for n in cut.notes}
+        largest = ", ".join(f"{path} ({sizes[path]:,} bytes)" for path in cut.removal)
+        lines.append(
+            f"  cutting {largest} gets it to {cut.total_after_removal:,} bytes "
+            "(the smallest set of the largest notes)"
+        )
     return lines
 
 
-def _as_json(agent: AgentInfo, found: References) -> dict[str, Any]:
+def _as_json(agent: AgentInfo, found: References, cut: BudgetBreakdown | None) -> dict[str, Any]:
     expansion = found.expansion
     return {
         "agent": agent.id,
@@ -84,4 +106,5 @@ def _as_json(agent: AgentInfo, found: References) -> dict[str, Any]:
         "embedded_bytes": expansion.embedded_bytes,
         "budget": expansion.budget,
         "over_budget": expansion.over_budget,
+        "cut": list(cut.removal) if cut is not None else [],
     }

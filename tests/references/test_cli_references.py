@@ -79,13 +79,15 @@ def test_check_names_an_agent_over_budget(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout.splitlines() == [
         "a_writer (Writer): over budget by 4,464 bytes (70,000 of 65,536)",
+        "  cutting org/o_acme/big.md (70,000 bytes) gets it to 0 bytes "
+        "(the smallest set of the largest notes)",
         "1 of 3 agents have unreachable embeds or are over budget",
     ]
     body = json.loads(taskdesk("check", "--workspace", path, "--json").stdout)
-    assert [(a["agent"], a["clean"], a["over_budget"]) for a in body] == [
-        ("a_writer", False, True),
-        ("a_analyst", True, False),
-        ("a_helper", True, False),
+    assert [(a["agent"], a["clean"], a["over_budget"], a["cut"]) for a in body] == [
+        ("a_writer", False, True, ["org/o_acme/big.md"]),
+        ("a_analyst", True, False, []),
+        ("a_helper", True, False, []),
     ]
 
 
