@@ -45,7 +45,7 @@ class NoteState:
     """A note as one side inlined it."""
 
     path: str
-    version: int
+    version: int | None
     content_hash: str
 
 
@@ -65,7 +65,7 @@ class ExpandedSide:
     reading the text and some element could not be found."""
 
     text: str
-    task_version: int
+    task_version: int | None
     task_hash: str
     notes: tuple[NoteState, ...]
     spans: tuple[NoteSpan, ...]
@@ -144,10 +144,11 @@ def _rendered(piece: Piece) -> str:
 
 
 def side_from_run(expanded_text: str, task_source: Mapping[str, Any]) -> ExpandedSide:
-    """The side of a run, from the Task as it got it and its ``task_source``."""
+    """The side of a run, from the Task as it got it and its ``task_source``; a field the
+    source lacks or garbles reads as unknown (None, or empty), never as an error."""
     notes = tuple(
         NoteState(
-            str(n.get("display_path", "")), int(n.get("version", 0)), str(n.get("content_hash", ""))
+            _text(n.get("display_path")), _version(n.get("version")), _text(n.get("content_hash"))
         )
         for n in task_source.get("notes") or ()
         if isinstance(n, Mapping)
@@ -155,12 +156,20 @@ def side_from_run(expanded_text: str, task_source: Mapping[str, Any]) -> Expande
     spans, exact = _find_spans(expanded_text, [n.path for n in notes])
     return ExpandedSide(
         expanded_text,
-        int(task_source.get("version", 0)),
-        str(task_source.get("hash", "")),
+        _version(task_source.get("version")),
+        _text(task_source.get("hash")),
         notes,
         spans,
         exact,
     )
+
+
+def _version(value: object) -> int | None:
+    return value if type(value) is int else None
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _find_spans(text: str, paths: list[str]) -> tuple[tuple[NoteSpan, ...], bool]:

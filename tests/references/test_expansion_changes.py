@@ -8,6 +8,7 @@ from app.core.expander import Expansion, expand_embeds, task_source
 from app.core.expansion_changes import (
     ChangeSource,
     ExpandedSide,
+    NoteState,
     compare_expansions,
     side_from_expansion,
     side_from_run,
@@ -107,6 +108,14 @@ def test_a_run_whose_text_lacks_a_note_it_names_is_read_as_far_as_it_goes() -> N
     side = side_from_run(expansion.text, source)
     assert side.exact is False
     assert [s.path for s in side.spans] == [A]
+
+
+def test_a_garbled_task_source_reads_as_unknown_instead_of_failing() -> None:
+    source = {"version": "3", "hash": None, "notes": [{"display_path": A, "version": 1.5}, "x"]}
+    side = side_from_run("plain text", source)
+    assert (side.task_version, side.task_hash) == (None, "")
+    assert side.notes == (NoteState(A, None, ""),)
+    assert (side.spans, side.exact) == ((), False)
 
 
 @PROPERTIES
