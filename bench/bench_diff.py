@@ -193,6 +193,8 @@ def report_view(app: QApplication, model: SideBySide, old: str, new: str) -> Non
 
 def main() -> None:
     app = QApplication.instance() or QApplication([])
+    # Two cores shared with other work: wall figures stretch with the load, CPU ones less.
+    print("load average: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     base = make_text(256 * 1024, seed=1)
     old = "".join(base)
     report_case(
