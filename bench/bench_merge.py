@@ -4,7 +4,7 @@ Run: .venv/bin/python bench/bench_merge.py
 
 Each figure is the best of several runs, as wall time and as this thread's CPU time: the
 machine is shared, and CPU time is what the merge itself costs when other processes take
-turns on the cores. Targets (issue 8): with 1% of lines changed on each side, a merge costs
+turns on the cores. Targets: with 1% of lines changed on each side, a merge costs
 at most 2x the two diffs and 50 ms; fully different versions at most 500 ms, off the GUI
 thread, cancellable, and the GUI thread never stalls more than 16 ms meanwhile.
 """
