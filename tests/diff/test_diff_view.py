@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from app.core.diff_model import build_diff
-from widgets.versions.compare_paint import GUTTER
+from widgets.versions.compare_paint import GUTTER, NEW_BAR, OLD_BAR, fold_text
 from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView, change_count_text
 
 
@@ -100,6 +100,12 @@ def test_changed_rows_are_tinted_and_fillers_hatched(qtbot: QtBot) -> None:
     }
     assert FILLER.name() in filler_pixels and len(filler_pixels) > 1  # tint and hatch
     assert colour_at(image, side - 3, same.center().y()) == QColor("#ffffff")
+    # A change bar beside each changed line, so colour is not the only sign of a change.
+    cols = view.canvas._cols
+    bar_x = cols.number_width + cols.marker_width + 1
+    assert colour_at(image, bar_x, changed.center().y()) == OLD_BAR
+    assert colour_at(image, right_x + bar_x, changed.center().y()) == NEW_BAR
+    assert colour_at(image, bar_x, same.center().y()) != OLD_BAR
 
 
 def test_connectors_link_each_change_across_the_gutter(qtbot: QtBot) -> None:
@@ -130,6 +136,11 @@ def test_unchanged_runs_fold_and_open_on_click(qtbot: QtBot) -> None:
     assert rows(view)[:2] == [("same", 0, 0), ("same", 1, 1)]
     qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.row_rect(1).center())
     assert canvas.plan.row_count == before + 56  # a line row is no fold: nothing opens
+
+
+def test_a_fold_row_says_how_many_lines_it_hides() -> None:
+    assert fold_text(1) == "⋯  1 unchanged line  (click to show)"
+    assert fold_text(1234) == "⋯  1,234 unchanged lines  (click to show)"
 
 
 def test_show_unchanged_opens_every_fold_and_folds_again(qtbot: QtBot) -> None:
