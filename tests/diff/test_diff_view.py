@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from app.core.diff_model import build_diff
+from widgets.versions import compare_canvas
 from widgets.versions.compare_paint import GUTTER, NEW_BAR, OLD_BAR, fold_text
 from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView, change_count_text
 
@@ -306,3 +308,15 @@ def test_only_rows_on_screen_are_laid_out(qtbot: QtBot) -> None:
     row = canvas.plan.row(canvas.plan.change_rows(50).start)
     assert row.old_line == 4900 and row.new_line == 4890
     assert canvas.laid_out_lines <= 4 * (on_screen + 2)
+
+
+def test_every_slice_makes_progress_however_slow_the_machine(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No time at all per slice (a machine too busy to give any): each slice still lays out
+    # a row, so the view fills instead of asking for slices forever.
+    monkeypatch.setattr(compare_canvas, "SLICE", 0.0)
+    view = make_view(qtbot)
+    view.set_texts("".join(f"line {n}\n" for n in range(30)), "changed\n")
+    settle(qtbot, view)
+    assert view.canvas.laid_out_lines >= len(view.canvas.visible_rows())

@@ -162,11 +162,13 @@ class CompareCanvas(QAbstractScrollArea):
         """Lay out rows from the top down until the view is full or ``deadline`` passes;
         True when the view is full. Asks for another slice when it is not."""
         view, rows, changed = self._view_lines(), self._rows, False
-        row, used, done = self._top_row, -self._top_line, True
+        row, used, done, made = self._top_row, -self._top_line, True, 0
         while row < len(rows.heights) and used < view:
-            if time.perf_counter() >= deadline and not self._is_laid_out(row):
-                done = False
-                break
+            if not self._is_laid_out(row):
+                if made and time.perf_counter() >= deadline:  # one row at least: progress
+                    done = False
+                    break
+                made += 1
             changed |= rows.set_exact(row, self._lay_out_row(row))
             used += rows.heights[row]
             row += 1
