@@ -118,12 +118,14 @@ def word_marks(spans: tuple[tuple[int, int], ...], colour: QColor) -> list[QText
 
 
 class Labels:
-    """Line numbers and −/+ markers as QStaticText: laid out once, then drawn cheaply (a
-    plain drawText lays its text out again on every paint)."""
+    """Line numbers and −/+ markers drawn from QStaticText prepared once: a plain drawText
+    lays its text out on every paint, and a QStaticText per line number costs more to
+    prepare than it saves, so numbers are drawn digit by digit (digits share one width)."""
 
     def __init__(self, font: QFont) -> None:
         self._font = font
-        self._numbers: dict[int, QStaticText] = {}
+        self._digits = [self._static(str(digit)) for digit in range(10)]
+        self.digit_width = max(digit.size().width() for digit in self._digits)
         self.minus = self._static("−")
         self.plus = self._static("+")
 
@@ -133,13 +135,11 @@ class Labels:
         static.prepare(QTransform(), self._font)
         return static
 
-    def number(self, line: int) -> QStaticText:
-        static = self._numbers.get(line)
-        if static is None:
-            if len(self._numbers) > 4000:
-                self._numbers.clear()
-            static = self._numbers[line] = self._static(str(line + 1))
-        return static
+    def draw_number(self, painter: QPainter, right: float, top: float, number: int) -> None:
+        """``number`` right-aligned to ``right``."""
+        for digit in reversed(str(number)):
+            right -= self.digit_width
+            painter.drawStaticText(QPointF(right, top), self._digits[ord(digit) - 48])
 
 
 def paint_side(
@@ -167,11 +167,8 @@ def paint_side(
         painter.fillRect(rect, OLD_LINE if side == 0 else NEW_LINE)
     if line is None:
         return
-    number = labels.number(line)
     painter.setPen(NUMBER)
-    painter.drawStaticText(
-        QPointF(x + cols.number_width - PAD / 2 - number.size().width(), top), number
-    )
+    labels.draw_number(painter, x + cols.number_width - PAD / 2, top, line + 1)
     if changed:
         marker_x = x + cols.number_width
         painter.setPen(OLD_BAR if side == 0 else NEW_BAR)
