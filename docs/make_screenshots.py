@@ -141,10 +141,30 @@ def main() -> int:
     save(window, "screenshot-picker.png", overlay=picker)
     picker.reject()
 
+    prose_compare(workspace.agent("a_responder").live_task, save)
+
     window._closing_confirmed = True
     window.close()
     window.shutdown()
     return 0
+
+
+def prose_compare(task: str, save: Callable[..., None]) -> None:
+    """The compare view on prose: a Task beside a copy edited in two places, so long lines
+    wrap on both sides and the unchanged middle folds."""
+    from widgets.versions.diff_view import DiffView
+
+    edited = task.replace("within the hour", "within thirty minutes").replace(
+        "A daily count of tickets closed",
+        "A daily count of tickets closed, reopened",
+    )
+    view = DiffView()
+    view.resize(1100, 560)
+    view.set_texts(task, edited, "v3", "v4 (live)")
+    view.show()
+    view.go_to_change(0)
+    save(view, "screenshot-prose-compare.png")
+    view.close()
 
 
 if __name__ == "__main__":

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 from rapidfuzz.distance import LCSseq
+
+from app.core.cancel import NEVER, CancelToken
 
 Tag = Literal["equal", "replace", "delete", "insert"]
 Span = tuple[int, int]
@@ -99,7 +103,7 @@ def display_line(line: str) -> str:
     return _ROW_BREAKERS.sub(ROW_BREAK_MARK, line)
 
 
-def _common_affixes(old: list[str], new: list[str]) -> tuple[int, int]:
+def _common_affixes(old: Sequence[Hashable], new: Sequence[Hashable]) -> tuple[int, int]:
     limit = min(len(old), len(new))
     prefix = 0
     while prefix < limit and old[prefix] == new[prefix]:
@@ -110,13 +114,26 @@ def _common_affixes(old: list[str], new: list[str]) -> tuple[int, int]:
     return prefix, suffix
 
 
-def _matching_blocks(old: list[str], new: list[str]) -> list[tuple[int, int, int]]:
+def numbered_alike(*sequences: Sequence[Hashable]) -> list[list[int]]:
+    """Each sequence as small ints, equal items getting equal numbers across all of them.
+
+    dict.fromkeys and map run in C: a third of the time of a setdefault per item.
+    """
+    numbers = {item: n for n, item in enumerate(dict.fromkeys(chain(*sequences)))}
+    return [list(map(numbers.__getitem__, sequence)) for sequence in sequences]
+
+
+def matching_blocks(
+    old: Sequence[Hashable], new: Sequence[Hashable], *, numbered: bool = False
+) -> list[tuple[int, int, int]]:
     """(old index, new index, length) of equal runs, from a longest common subsequence.
 
     An LCS is the smallest diff there is, so it never has more changed lines than
     difflib's greedy matcher; rapidfuzz computes it bit-parallel in C++, where
     SequenceMatcher(autojunk=False) turns quadratic on the blank lines Markdown is full of.
     The common prefix and suffix are always part of some LCS, so trimming them is safe.
+    Items (lines, or words) are numbered first so rapidfuzz compares small ints;
+    ``numbered=True`` says they already are.
     """
     prefix, suffix = _common_affixes(old, new)
     blocks: list[tuple[int, int, int]] = []
@@ -125,10 +142,9 @@ def _matching_blocks(old: list[str], new: list[str]) -> list[tuple[int, int, int
     old_mid = old[prefix : len(old) - suffix]
     new_mid = new[prefix : len(new) - suffix]
     if old_mid and new_mid:
-        ids: dict[str, int] = {}
-        old_ids = [ids.setdefault(line, len(ids)) for line in old_mid]
-        new_ids = [ids.setdefault(line, len(ids)) for line in new_mid]
-        for op in LCSseq.opcodes(old_ids, new_ids):
+        if not numbered:
+            old_mid, new_mid = numbered_alike(old_mid, new_mid)
+        for op in LCSseq.opcodes(old_mid, new_mid):
             if op.tag == "equal":
                 blocks.append(
                     (prefix + op.src_start, prefix + op.dest_start, op.src_end - op.src_start)
@@ -162,11 +178,16 @@ def _chunks_from_blocks(
     return spans
 
 
-def build_diff(old: str, new: str) -> SideBySide:
-    """Diff ``old`` against ``new`` line by line. Pure; safe to run off the GUI thread."""
+def build_diff(old: str, new: str, cancel: CancelToken = NEVER) -> SideBySide:
+    """Diff ``old`` against ``new`` line by line. Pure; safe to run off the GUI thread.
+
+    ``cancel`` is checked between steps: a newer request raises ``CancelledError`` here.
+    """
     old_lines = split_lines(old)
     new_lines = split_lines(new)
-    blocks = _matching_blocks(old_lines, new_lines)
+    cancel.check()
+    blocks = matching_blocks(old_lines, new_lines)
+    cancel.check()
     chunks: list[Chunk] = []
     row = 0
     for tag, o1, o2, n1, n2 in _chunks_from_blocks(blocks, len(old_lines), len(new_lines)):

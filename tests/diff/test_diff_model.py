@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import difflib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.core.cancel import CancelledError, CancelToken
 from app.core.diff_model import (
     ROW_BREAK_MARK,
     aligned_texts,
@@ -198,3 +200,11 @@ def test_chunks_cover_both_texts_in_order(old_lines: list[str], new_lines: list[
     assert (old_pos, new_pos, row) == (len(old_split), len(new_split), model.row_count)
     left, right = aligned_texts(model, old, new)
     assert left.count("\n") == right.count("\n") == max(model.row_count - 1, 0)
+
+
+def test_a_cancelled_diff_stops_before_its_work() -> None:
+    token = CancelToken()
+    assert build_diff("a\n", "b\n", cancel=token).change_count == 1
+    token.cancel()
+    with pytest.raises(CancelledError):
+        build_diff("a\n", "b\n", cancel=token)

@@ -1,25 +1,30 @@
-"""The side-by-side diff widget, offscreen: rows line up, panes move together."""
+"""The compare view, offscreen: rows level on both sides, wrapping, folds, navigation, laziness."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
 
 from app.core.diff_model import build_diff
-from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView
+from widgets.versions import compare_canvas
+from widgets.versions.compare_paint import GUTTER, NEW_BAR, OLD_BAR, fold_text
+from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView, change_count_text
 
 
-def make_view(qtbot: QtBot) -> DiffView:
+def make_view(qtbot: QtBot, width: int = 900, height: int = 400) -> DiffView:
     view = DiffView()
     qtbot.addWidget(view)
-    view.resize(700, 300)
+    view.resize(width, height)
     view.show()
     qtbot.waitExposed(view)
     return view
 
 
-def rows(pane_text: str) -> list[str]:
-    return pane_text.split("\n")
+def settle(qtbot: QtBot, view: DiffView) -> None:
+    """Wait for the slices of layout and estimating that follow a change to finish."""
+    qtbot.waitUntil(view.canvas.is_settled)
 
 
 def long_pair(lines: int = 400) -> tuple[str, str]:
@@ -31,40 +36,143 @@ def long_pair(lines: int = 400) -> tuple[str, str]:
     return "\n".join(old) + "\n", "\n".join(new) + "\n"
 
 
+def rows(view: DiffView) -> list[tuple[str, int | None, int | None]]:
+    plan = view.canvas.plan
+    return [(r.kind, r.old_line, r.new_line) for r in map(plan.row, range(plan.row_count))]
+
+
+def snapshot(view: DiffView) -> QImage:
+    return view.canvas.viewport().grab().toImage()
+
+
+def colour_at(image: QImage, x: int, y: int) -> QColor:
+    return image.pixelColor(x, y)
+
+
 def test_rows_line_up_with_fillers(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     view.set_texts("a\nb\nc\nd\n", "a\nc\nX\nd\ne\n")
-    left, right = rows(view.old_pane.toPlainText()), rows(view.new_pane.toPlainText())
-    assert view.old_pane.blockCount() == view.new_pane.blockCount() == view.model.row_count
-    assert left == ["a", "b", "c", "", "d", ""]
-    assert right == ["a", "", "c", "X", "d", "e"]
+    settle(qtbot, view)
+    assert rows(view) == [
+        ("same", 0, 0),
+        ("change", 1, None),
+        ("same", 2, 1),
+        ("change", None, 2),
+        ("same", 3, 3),
+        ("change", None, 4),
+    ]
+    assert view.old_text == "a\nb\nc\nd\n" and view.new_text == "a\nc\nX\nd\ne\n"
 
 
-def test_line_backgrounds_mark_changes_and_fillers(qtbot: QtBot) -> None:
+def test_long_lines_wrap_and_the_row_takes_the_taller_side(qtbot: QtBot) -> None:
+    view = make_view(qtbot, width=700)
+    sentence = "The agent answers every customer politely and in their own language. "
+    old = "Title\n" + sentence * 6 + "\nEnd\n"
+    new = "Title\n" + (sentence * 6).replace("politely", "kindly") + "extra words\nEnd\n"
+    view.set_texts(old, new)
+    settle(qtbot, view)
+    heights = view.canvas.row_heights
+    assert heights[0] == 1 and heights[2] == 1
+    assert heights[1] >= 4  # the paragraph wraps, on both sides, into one row
+    rect_old = view.canvas.row_rect(2)
+    assert rect_old.top() == heights[0] * view.canvas.fontMetrics().lineSpacing() + (
+        heights[1] * view.canvas.fontMetrics().lineSpacing()
+    )  # "End" starts below the whole wrapped paragraph, level on both sides
+    narrower = heights[1]
+    view.resize(1300, 400)
+    qtbot.waitUntil(lambda: view.canvas.row_heights[1] < narrower)
+
+
+def test_changed_rows_are_tinted_and_fillers_hatched(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     view.set_texts("a\nb\nc\n", "a\nB\nc\nd\n")
+    settle(qtbot, view)
+    image = snapshot(view)
+    side = view.canvas._cols.side_width
+    right_x = side + GUTTER
+    changed, filler, same = (view.canvas.row_rect(r) for r in (1, 3, 0))
+    # Sample near each side's right edge, where no text is drawn.
+    assert colour_at(image, side - 3, changed.center().y()) == OLD_LINE
+    assert colour_at(image, right_x + side - 3, changed.center().y()) == NEW_LINE
+    assert colour_at(image, right_x + side - 3, filler.center().y()) == NEW_LINE
+    filler_pixels = {
+        colour_at(image, x, filler.top() + dy).name()
+        for x in range(side - 20, side)
+        for dy in range(4)
+    }
+    assert FILLER.name() in filler_pixels and len(filler_pixels) > 1  # tint and hatch
+    assert colour_at(image, side - 3, same.center().y()) == QColor("#ffffff")
+    # A change bar beside each changed line, so colour is not the only sign of a change.
+    cols = view.canvas._cols
+    bar_x = cols.number_width + cols.marker_width + 1
+    assert colour_at(image, bar_x, changed.center().y()) == OLD_BAR
+    assert colour_at(image, right_x + bar_x, changed.center().y()) == NEW_BAR
+    assert colour_at(image, bar_x, same.center().y()) != OLD_BAR
 
-    def background(pane, row: int):  # type: ignore[no-untyped-def]
-        fmt = pane.document().findBlockByNumber(row).blockFormat()
-        return fmt.background().color() if fmt.hasProperty(fmt.Property.BackgroundBrush) else None
 
-    assert background(view.old_pane, 0) is None
-    assert background(view.old_pane, 1) == OLD_LINE
-    assert background(view.new_pane, 1) == NEW_LINE
-    assert background(view.old_pane, 3) == FILLER
-    assert background(view.new_pane, 3) == NEW_LINE
-    assert background(view.new_pane, 2) is None
+def test_connectors_link_each_change_across_the_gutter(qtbot: QtBot) -> None:
+    view = make_view(qtbot)
+    view.set_texts("a\nb\nc\n", "a\nB\nc\n")
+    settle(qtbot, view)
+    image = snapshot(view)
+    middle = view.canvas._cols.gutter_x + GUTTER // 2
+    plain = colour_at(image, middle, view.canvas.row_rect(0).center().y())
+    linked = colour_at(image, middle, view.canvas.row_rect(1).center().y())
+    assert linked != plain
+
+
+def test_unchanged_runs_fold_and_open_on_click(qtbot: QtBot) -> None:
+    view = make_view(qtbot)
+    old, new = long_pair()
+    view.set_texts(old, new)
+    settle(qtbot, view)
+    canvas = view.canvas
+    first = canvas.plan.row(0)
+    assert first.kind == "fold" and first.hidden == 57
+    before = canvas.plan.row_count
+    with qtbot.waitSignal(canvas.rows_changed):
+        qtbot.mouseClick(
+            canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.row_rect(0).center()
+        )
+    assert canvas.plan.row_count == before + 56
+    assert rows(view)[:2] == [("same", 0, 0), ("same", 1, 1)]
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.row_rect(1).center())
+    assert canvas.plan.row_count == before + 56  # a line row is no fold: nothing opens
+
+
+def test_a_fold_row_says_how_many_lines_it_hides() -> None:
+    assert fold_text(1) == "⋯  1 unchanged line  (click to show)"
+    assert fold_text(1234) == "⋯  1,234 unchanged lines  (click to show)"
+
+
+def test_show_unchanged_opens_every_fold_and_folds_again(qtbot: QtBot) -> None:
+    view = make_view(qtbot)
+    old, new = long_pair()
+    view.set_texts(old, new)
+    settle(qtbot, view)
+    assert view.canvas.plan.fold_count == 4
+    view.fold_button.click()
+    assert view.canvas.plan.fold_count == 0
+    assert view.canvas.plan.row_count == 401  # 400 lines, one of them new on the right only...
+    view.fold_button.click()
+    assert view.canvas.plan.fold_count == 4
 
 
 def test_count_label_and_titles(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     view.set_texts("a\n", "a\n", "v3", "Live")
+    settle(qtbot, view)
     assert view.count_label.text() == "No changes"
     assert (view.old_title.text(), view.new_title.text()) == ("v3", "Live")
     view.set_texts("a\nb\n", "A\nb\nc\n")
+    settle(qtbot, view)
     assert view.count_label.text() == "2 changes"
+    view.go_to_change(1)
+    assert view.count_label.text() == "2 of 2 changes"
     view.set_texts("a\n", "b\n")
+    settle(qtbot, view)
     assert view.count_label.text() == "1 change"
+    assert change_count_text(1, 0) == "1 of 1 change"
     view.set_titles("Theirs", "Mine")
     assert (view.old_title.text(), view.new_title.text()) == ("Theirs", "Mine")
 
@@ -73,83 +181,102 @@ def test_buttons_are_named_for_assistive_technology(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     assert view.next_button.accessibleName() == view.next_button.text() == "Next change"
     assert view.previous_button.accessibleName() == "Previous change"
+    assert "Alt+Down" in view.next_button.toolTip()
     assert not view.next_button.icon().isNull()
+    assert view.old_title.textFormat() == Qt.TextFormat.PlainText
 
 
-def test_next_and_previous_move_both_panes(qtbot: QtBot) -> None:
+def test_next_and_previous_bring_each_change_into_view(qtbot: QtBot) -> None:
     view = make_view(qtbot)
+    view.fold_button.click()  # every line open: changes are far apart
     old, new = long_pair()
     view.set_texts(old, new)
-    starts = [c.row_start for c in view.model.changes]
-    assert len(starts) == 3
+    settle(qtbot, view)
+    canvas = view.canvas
     assert view.current_change_index == -1
     assert not view.previous_button.isEnabled()
-
-    seen = []
+    tops = []
     for expected in range(3):
         with qtbot.waitSignal(view.current_change_changed) as signal:
             qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
         assert signal.args == [expected]
-        seen.append(view.old_pane.verticalScrollBar().value())
-        assert view.current_change_index == expected
-        assert view.old_pane.textCursor().blockNumber() == starts[expected]
-        assert view.new_pane.textCursor().blockNumber() == starts[expected]
-        assert view.new_pane.verticalScrollBar().value() == seen[-1]
-        first_shown = view.old_pane.firstVisibleBlock().blockNumber()
-        assert first_shown <= starts[expected] < first_shown + 15
-    assert seen == sorted(seen) and seen[0] < seen[-1]
+        start = canvas.plan.change_rows(expected).start
+        assert start in canvas.visible_rows()
+        tops.append(canvas.verticalScrollBar().value())
+    assert tops == sorted(tops) and tops[0] < tops[-1]
     assert not view.next_button.isEnabled()
-
     qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)
     assert view.current_change_index == 1
-    assert view.new_pane.textCursor().blockNumber() == starts[1]
-    assert view.old_pane.verticalScrollBar().value() == view.new_pane.verticalScrollBar().value()
 
 
-def test_scrolling_one_pane_scrolls_the_other(qtbot: QtBot) -> None:
+def test_alt_down_and_alt_up_move_between_changes(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     old, new = long_pair()
-    wide = "x" * 400
-    view.set_texts(old + wide + "\n", new + wide + "y\n")
-    view.new_pane.verticalScrollBar().setValue(120)
-    assert view.old_pane.verticalScrollBar().value() == 120
-    view.old_pane.verticalScrollBar().setValue(37)
-    assert view.new_pane.verticalScrollBar().value() == 37
-    view.old_pane.horizontalScrollBar().setValue(50)
-    assert view.old_pane.horizontalScrollBar().value() == 50
-    assert view.new_pane.horizontalScrollBar().value() == 50
+    view.set_texts(old, new)
+    settle(qtbot, view)
+    qtbot.keyClick(view.canvas, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClick(view.canvas, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert view.current_change_index == 1
+    assert view.canvas.plan.change_rows(1).start in view.canvas.visible_rows()
+    qtbot.keyClick(view.canvas, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert view.current_change_index == 0
+    top = view.canvas.verticalScrollBar().value()
+    qtbot.keyClick(view.canvas, Qt.Key.Key_PageDown)  # plain keys scroll
+    assert view.canvas.verticalScrollBar().value() > top
+    assert view.current_change_index == 0
+    qtbot.keyClick(view.next_button, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert view.current_change_index == 1  # from the buttons too
 
 
-def test_changed_words_are_highlighted_on_screen(qtbot: QtBot) -> None:
+def test_one_scroll_position_moves_both_sides(qtbot: QtBot) -> None:
+    view = make_view(qtbot)
+    view.fold_button.click()
+    old, new = long_pair()
+    view.set_texts(old, new)
+    settle(qtbot, view)
+    view.canvas.verticalScrollBar().setValue(120)
+    top = view.canvas.top_row
+    row = view.canvas.plan.row(top)
+    assert row.old_line is not None and row.new_line is not None
+    assert abs(row.old_line - 120) <= 1 and abs(row.new_line - 120) <= 1
+
+
+def test_changed_words_are_marked(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     view.set_texts("keep\nthe quick fox\n", "keep\nthe slow fox\n")
-    old_marks = [m.cursor.selectedText() for m in view.old_pane.extraSelections()]
-    new_marks = [m.cursor.selectedText() for m in view.new_pane.extraSelections()]
-    assert old_marks == ["quick"]
-    assert new_marks == ["slow"]
+    settle(qtbot, view)
+    old_spans, new_spans = view.canvas.words.changed(view.canvas.plan.row(1))
+    assert ["the quick fox"[a:b] for a, b in old_spans] == ["quick"]
+    assert ["the slow fox"[a:b] for a, b in new_spans] == ["slow"]
+    assert view.canvas.words.changed(view.canvas.plan.row(0)) == ((), ())
+
+
+def test_lines_rewritten_through_and_through_get_no_word_marks(qtbot: QtBot) -> None:
+    view = make_view(qtbot)
+    view.set_texts("keep\nthe quick brown fox jumps\n", "keep\nany other words at all\n")
+    settle(qtbot, view)
+    row = view.canvas.plan.row(1)
+    assert view.canvas.words.changed(row) != ((), ())  # the words do differ...
+    assert view.canvas.words.shown(row) == ((), ())  # ...but the line's tint says it all
+    view.set_texts("keep\nthe quick fox\n", "keep\nthe slow fox\n")
+    row = view.canvas.plan.row(1)
+    assert view.canvas.words.shown(row) == view.canvas.words.changed(row)
 
 
 def test_word_marks_use_qt_positions_after_emoji(qtbot: QtBot) -> None:
     view = make_view(qtbot)
     view.set_texts("🙂🙂 send now\n", "🙂🙂 send later\n")
-    assert [m.cursor.selectedText() for m in view.new_pane.extraSelections()] == ["later"]
-
-
-def test_word_marks_follow_scrolling(qtbot: QtBot) -> None:
-    view = make_view(qtbot)
-    old, new = long_pair()
-    view.set_texts(old, new)
-    assert view.new_pane.extraSelections() == []  # the replaced line 60 is not on screen
-    view.go_to_change(0)
-    assert [m.cursor.selectedText() for m in view.new_pane.extraSelections()] == ["changed"]
+    settle(qtbot, view)
+    _old, [(start, end)] = view.canvas.words.changed(view.canvas.plan.row(0))
+    assert (start, end) == (10, 15)  # two emoji are four UTF-16 units
 
 
 def test_line_separators_do_not_break_rows(qtbot: QtBot) -> None:
     view = make_view(qtbot)
-    old = "a\u2028b\nc\rd\n"
-    new = "a\u2029b\nc\rd\ne\n"
-    view.set_texts(old, new)
-    assert view.old_pane.blockCount() == view.new_pane.blockCount() == view.model.row_count
+    view.set_texts("a\u2028b\nc\rd\n", "a\u2029b\nc\rd\ne\n")
+    settle(qtbot, view)
+    assert view.canvas.plan.row_count == view.model.row_count == 3
+    assert view.canvas.row_heights == [1, 1, 1]
 
 
 def test_set_model_shows_a_model_built_elsewhere(qtbot: QtBot) -> None:
@@ -158,31 +285,38 @@ def test_set_model_shows_a_model_built_elsewhere(qtbot: QtBot) -> None:
     model = build_diff(old, new)
     view.set_model(model, old, new, "v2", "Live")
     assert view.model is model
-    assert rows(view.new_pane.toPlainText()) == ["a", "c"]
     assert view.count_label.text() == "1 change"
     assert view.old_title.text() == "v2"
 
 
-def test_panes_are_read_only(qtbot: QtBot) -> None:
+def test_only_rows_on_screen_are_laid_out(qtbot: QtBot) -> None:
     view = make_view(qtbot)
-    view.set_texts("a\n", "b\n")
-    view.new_pane.setFocus()
-    qtbot.keyClicks(view.new_pane, "zz")
-    assert view.new_pane.toPlainText() == "b"
-
-
-def test_five_thousand_lines_line_up(qtbot: QtBot) -> None:
-    view = make_view(qtbot)
+    view.fold_button.click()
     old_lines = [f"rule {n}: keep replies short" for n in range(5000)]
     new_lines = list(old_lines)
     for n in range(0, 5000, 100):
         new_lines[n] = f"rule {n}: keep replies shorter"
     del new_lines[2550:2560]
-    old, new = "\n".join(old_lines), "\n".join(new_lines)
-    view.set_texts(old, new)
-    assert view.model.change_count == 51  # 50 replaced lines and one deleted run
-    assert view.old_pane.blockCount() == view.new_pane.blockCount() == 5000
+    view.set_texts("\n".join(old_lines), "\n".join(new_lines))
+    settle(qtbot, view)
+    canvas = view.canvas
+    assert view.model.change_count == 51
+    assert canvas.plan.row_count == 5000
+    on_screen = len(canvas.visible_rows())
+    assert 0 < canvas.laid_out_lines <= 2 * (on_screen + 2)
     view.go_to_change(50)
-    row = view.model.changes[50].row_start
-    assert view.old_pane.document().findBlockByNumber(row).text() == old_lines[4900]
-    assert view.new_pane.document().findBlockByNumber(row).text().endswith("shorter")
+    row = canvas.plan.row(canvas.plan.change_rows(50).start)
+    assert row.old_line == 4900 and row.new_line == 4890
+    assert canvas.laid_out_lines <= 4 * (on_screen + 2)
+
+
+def test_every_slice_makes_progress_however_slow_the_machine(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No time at all per slice (a machine too busy to give any): each slice still lays out
+    # a row, so the view fills instead of asking for slices forever.
+    monkeypatch.setattr(compare_canvas, "SLICE", 0.0)
+    view = make_view(qtbot)
+    view.set_texts("".join(f"line {n}\n" for n in range(30)), "changed\n")
+    settle(qtbot, view)
+    assert view.canvas.laid_out_lines >= len(view.canvas.visible_rows())

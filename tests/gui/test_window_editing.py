@@ -74,14 +74,12 @@ def test_conflict_compare_shows_their_text_beside_mine(qtbot, window: MainWindow
     window.task_tab.conflict_banner.compare_button.click()
     dialog = window.task_tab.compare_dialog
     assert dialog is not None and dialog.isVisible()
-    qtbot.waitUntil(
-        lambda: "Bob's rule." in dialog.diff_view.old_pane.toPlainText(), timeout=TIMEOUT
-    )
-    assert "Ann's rule." in dialog.diff_view.new_pane.toPlainText()
-    assert "Ann's rule." not in dialog.diff_view.old_pane.toPlainText()
+    qtbot.waitUntil(lambda: "Bob's rule." in dialog.diff_view.old_text, timeout=TIMEOUT)
+    assert "Ann's rule." in dialog.diff_view.new_text
+    assert "Ann's rule." not in dialog.diff_view.old_text
     assert dialog.diff_view.model is not None and dialog.diff_view.model.change_count >= 1
-    old_lines = [line for line in dialog.diff_view.old_pane.toPlainText().splitlines() if line]
-    new_lines = [line for line in dialog.diff_view.new_pane.toPlainText().splitlines() if line]
+    old_lines = [line for line in dialog.diff_view.old_text.splitlines() if line]
+    new_lines = [line for line in dialog.diff_view.new_text.splitlines() if line]
     assert old_lines == [line for line in theirs.splitlines() if line]  # theirs on the left
     assert new_lines == [line for line in mine.splitlines() if line]  # mine on the right
 
