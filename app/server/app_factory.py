@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import __version__
 from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
+from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
 from app.server.responses import (
     ApiError,
@@ -91,4 +92,6 @@ def create_app(
         app.include_router(org_routes.extension_router)
     if configure is not None:
         configure(app)
+    # Outermost: bodies are bounded before any route, test hook or token lookup runs.
+    app.add_middleware(BodyLimit)
     return app
