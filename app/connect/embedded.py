@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import subprocess
@@ -11,7 +10,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from app.core.resource_files import demo_workspace_text
 
@@ -77,13 +76,12 @@ def seed_local_workspace(data_dir: Path) -> Path:
 
 def local_operator(workspace_path: Path) -> tuple[str, str]:
     """The first operator of the workspace: (token, name). The local person signs in as them."""
-    from app.core.workspace import WorkspaceError, parse_workspace  # not needed to spawn the server
+    from app.core.workspace import WorkspaceError, load_workspace  # not needed to spawn the server
 
     try:
-        data: Any = json.loads(workspace_path.read_text(encoding="utf-8"))
-        workspace = parse_workspace(data)
-    except (OSError, ValueError) as exc:
-        detail = str(exc) if isinstance(exc, WorkspaceError) else f"{type(exc).__name__}: {exc}"
+        workspace = load_workspace(workspace_path)
+    except WorkspaceError as exc:
+        detail = str(exc)
         raise EmbeddedError(
             f"The local workspace {workspace_path} cannot be read ({detail}). "
             "Move it aside and start Taskdesk again to get a fresh one."

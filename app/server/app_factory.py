@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -44,6 +45,10 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
                     raise DatabaseError(
                         f"database {db_path} is empty and no workspace was given to seed it"
                     )
+    except (sqlite3.Error, OverflowError) as exc:
+        # A file that is SQLite but not ours (other tables), or a value SQLite can't hold.
+        db.close()
+        raise DatabaseError(f"cannot use database {db_path}: {exc}") from None
     except BaseException:
         db.close()
         raise
