@@ -10,6 +10,7 @@ write that follows it are one atomic step even with many clients at once.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import secrets
 import sqlite3
@@ -236,6 +237,12 @@ class Transaction:
             " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
             (agent_id, name, guild_id, token, task, sha256_hex(task), at, by.type, by.id, by.name),
         )
+
+    def replace_tokens(self, tokens: dict[str, str]) -> None:
+        """Give the people and agents named (by id) new tokens; the old ones stop working."""
+        for owner_id, token in tokens.items():
+            self.conn.execute("UPDATE people SET token = ? WHERE id = ?", (token, owner_id))
+            self.conn.execute("UPDATE agents SET token = ? WHERE id = ?", (token, owner_id))
 
     def guilds(self) -> list[tuple[str, str]]:
         return [tuple(r) for r in self.conn.execute("SELECT id, name FROM guilds ORDER BY id")]
@@ -482,6 +489,10 @@ class ServerDatabase:
         self._closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                # It holds every token: only its owner may read it. SQLite gives the -wal
+                # and -shm files the mode of the database file.
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             conn = self._connect()
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
