@@ -16,6 +16,7 @@ from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
+from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import (
     ApiError,
     JsonResponse,
@@ -61,6 +62,7 @@ def create_app(
     *,
     extensions: bool = True,
     configure: Callable[[FastAPI], None] | None = None,
+    run_rate: RunRate | None = None,
 ) -> FastAPI:
     """The app, its database open and seeded; the database closes when the app shuts down.
 
@@ -86,6 +88,7 @@ def create_app(
     app.state.db = db
     app.state.callers = {}
     app.state.extensions = extensions
+    app.state.run_limiter = RateLimiter(run_rate or RunRate())
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(StarletteHTTPException, on_http_exception)
     app.add_exception_handler(RequestValidationError, on_validation_error)

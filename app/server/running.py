@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
 from app.server.http_guard import ConnectionLimits, guarded_protocol
+from app.server.rate_limit import RunRate
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 5.0
@@ -88,6 +89,7 @@ def start_server(
     extensions: bool = True,
     configure: Callable[[FastAPI], None] | None = None,
     limits: ConnectionLimits | None = None,
+    run_rate: RunRate | None = None,
 ) -> ServerHandle:
     """Start the server and return once it accepts connections.
 
@@ -95,9 +97,12 @@ def start_server(
     raises WorkspaceError naming the bad entry. ``port=0`` takes a free port.
     ``extensions=False``: a spec-only server; ``configure``: see ``create_app``.
     ``limits``: connection timeouts and cap (``http_guard``); the defaults suit production.
+    ``run_rate``: how many runs each caller may start (``rate_limit``).
     """
     limits = limits or ConnectionLimits()
-    app = create_app(Path(db_path), workspace, extensions=extensions, configure=configure)
+    app = create_app(
+        Path(db_path), workspace, extensions=extensions, configure=configure, run_rate=run_rate
+    )
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
         sock = _listening_socket(host, port)
