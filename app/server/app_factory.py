@@ -16,6 +16,7 @@ from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
+from app.server.openapi_doc import describe
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import (
     ApiError,
@@ -93,6 +94,7 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, on_http_exception)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(Exception, on_unexpected)
+    app.openapi = describe(app)  # type: ignore[method-assign]
     app.include_router(task_routes.router)
     app.include_router(org_routes.router)
     if extensions:
