@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.cli.common import EXIT_OK, EXIT_OVER_BUDGET, UsageError, write_stdout
 from app.core.expander import Expansion, task_display_path, task_source
 from app.core.workspace import Workspace, load_workspace
+
+if TYPE_CHECKING:
+    from app.server.database import ServerDatabase
 
 NAME = "expand"
 HELP = "print an agent's expanded Task"
@@ -76,7 +81,6 @@ def expand(workspace_path: Path, agent_id: str, *, as_json: bool, db_path: Path 
 def _expand_from_db(db_path: Path, agent_id: str) -> tuple[Expansion, int, str, str]:
     """The live Task of a server database, expanded; with its version, text and path."""
     from app.server.database import DatabaseError, ServerDatabase
-    from app.server.live_expansion import expand_live_task
 
     if not db_path.is_file():
         raise UsageError(f"database not found: {db_path}")
@@ -85,14 +89,24 @@ def _expand_from_db(db_path: Path, agent_id: str) -> tuple[Expansion, int, str, 
     except DatabaseError as exc:
         raise UsageError(str(exc)) from None
     try:
-        with db.read() as tx:
-            if not tx.is_seeded():
-                raise UsageError(f"database {db_path} holds no workspace")
-            agent = tx.agent(agent_id)
-            task = tx.task(agent_id, with_revisions=False)
-            if agent is None or task is None:
-                raise UsageError(f"no agent {agent_id!r} in the database")
-            path = task_display_path(tx.meta("org_id"), agent_id)
-            return expand_live_task(tx, agent, task.content), task.version, task.content, path
+        return _live_expansion(db, db_path, agent_id)
+    except (sqlite3.Error, DatabaseError) as exc:  # SQLite, but not a Taskdesk database
+        raise UsageError(f"cannot read database {db_path}: {exc}") from None
     finally:
         db.close()
+
+
+def _live_expansion(
+    db: ServerDatabase, db_path: Path, agent_id: str
+) -> tuple[Expansion, int, str, str]:
+    from app.server.live_expansion import expand_live_task
+
+    with db.read() as tx:
+        if not tx.is_seeded():
+            raise UsageError(f"database {db_path} holds no workspace")
+        agent = tx.agent(agent_id)
+        task = tx.task(agent_id, with_revisions=False)
+        if agent is None or task is None:
+            raise UsageError(f"no agent {agent_id!r} in the database")
+        path = task_display_path(tx.meta("org_id"), agent_id)
+        return expand_live_task(tx, agent, task.content), task.version, task.content, path

@@ -1,11 +1,14 @@
 """``taskdesk serve``: run the reference server on a workspace file.
 
-``taskdesk serve --workspace FILE [--db FILE] [--host H] [--port N] [--spec-only]``
+``taskdesk serve --workspace FILE [--db FILE] [--host H] [--port N] [--spec-only] [--check]``
 Runs the reference server (default 127.0.0.1:8765). The first line on standard output is
 exactly ``taskdesk: serving http://HOST:PORT``. The database defaults to a file in the
 user's data folder keyed by the workspace's absolute path, seeded from the workspace when
 new. Stops cleanly on SIGINT or SIGTERM. ``--spec-only`` serves the spec's four endpoints
-and none of the EXTENSIONs, to try the app against a server that lacks them.
+and none of the EXTENSIONs, to try the app against a server that lacks them. ``--check``
+does everything but serve: the workspace is checked and the database opened (and seeded
+when new), then it prints ``taskdesk: workspace FILE is ready`` and exits 0.
+A bad workspace or database exits 2 with one line naming what is wrong.
 """
 
 from __future__ import annotations
@@ -34,10 +37,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="serve only the spec's endpoints, none of the reference server's extensions",
     )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check the workspace and open (seed) the database, then exit without serving",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.check:
+        return check(args.workspace, args.db)
     return serve(args.workspace, args.db, args.host, args.port, extensions=not args.spec_only)
+
+
+def check(workspace: Path, db: Path | None) -> int:
+    """What ``serve`` does before it listens: check the workspace, open and seed the database."""
+    from app.server.app_factory import open_database
+    from app.server.database import DatabaseError
+
+    db_path = db if db is not None else default_db_path(workspace)
+    try:
+        open_database(db_path, workspace).close()
+    except DatabaseError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"taskdesk: workspace {workspace} is ready", flush=True)
+    return EXIT_OK
 
 
 def default_db_path(workspace: Path) -> Path:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 
 import orjson
 
@@ -24,6 +22,9 @@ from app.client.errors import (
     Unauthorized,
     VersionConflict,
 )
+from app.client.retry_after import retry_after_seconds
+
+__all__ = ["error_body", "error_for_status", "quoted_server_text", "retry_after_seconds"]
 
 SERVER_TEXT_MAX = 200
 """Server-provided text quoted in a message is cut here: messages are read by people."""
@@ -50,22 +51,6 @@ def error_body(body: bytes) -> tuple[str | None, dict[str, object]]:
         return None, {}
     message = parsed.get("error")
     return (message if isinstance(message, str) else None), parsed
-
-
-def retry_after_seconds(value: str | None, *, now: datetime | None = None) -> float | None:
-    """Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 §10.2.3)."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 def said_brief(message: str | None) -> str:

@@ -23,6 +23,7 @@ from app.client.errors import (
     TimedOut,
     Unreachable,
 )
+from app.client.scrubbing import REDACTED, scrub_tokens
 from app.client.status_errors import error_for_status
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,6 @@ DEFAULT_DEADLINE = 60.0
 """Longest any one request may take from start to last byte, in seconds."""
 
 READ_CHUNK = 1024 * 1024
-REDACTED = "•••"
 
 
 class BearerToken(AuthBase):
@@ -52,7 +52,7 @@ class BearerToken(AuthBase):
         return request
 
     def __repr__(self) -> str:
-        return "BearerToken(•••)"
+        return f"BearerToken({REDACTED})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +182,14 @@ class Transport:
 
     def _read_body(self, response: requests.Response, started: float) -> bytes:
         declared = response.headers.get("Content-Length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+        # isascii: "²".isdigit() is True, and int("²") raises.
+        too_large = (
+            declared
+            and declared.isascii()
+            and declared.isdigit()
+            and (int(declared) > self.max_body_bytes)
+        )
+        if too_large:
             raise self._too_large(response.status_code)
         raw = response.raw
         chunks: list[bytes] = []
@@ -269,8 +276,9 @@ class Transport:
 
     def _scrub(self, err: TaskdeskError) -> None:
         """Take the token out of a message built from server text, should a server echo it."""
-        if self._token and self._token in err.message:
-            err.message = err.message.replace(self._token, REDACTED)
+        scrubbed = scrub_tokens(err.message, [self._token])
+        if scrubbed != err.message:
+            err.message = scrubbed
             err.args = (err.message,)
 
 

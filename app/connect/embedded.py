@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import secrets
 import subprocess
 import sys
 import threading
@@ -12,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
+from urllib.parse import urlsplit
 
+from app.connect.credentials import make_private, private_folder, write_private_file
 from app.core.resource_files import demo_workspace_text
 
 WORKSPACE_FILE = "local_workspace.json"
@@ -21,6 +24,7 @@ SERVER_LOG_FILE = "local_server.log"
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 3.0
 SERVING_PREFIX = "taskdesk: serving "
+LOOPBACK = "127.0.0.1"
 
 
 class EmbeddedError(RuntimeError):
@@ -57,16 +61,22 @@ def seed_local_workspace(data_dir: Path) -> Path:
 
     The copy, not the packaged resource, is what the server seeds from: an installed
     program's resources may sit inside a zip, and the operator's workspace should not
-    change when the program is upgraded.
+    change when the program is upgraded. The demo's tokens are published with the program,
+    so the copy gets fresh random ones (people and agents keep their names and roles), and
+    the folder and its files are private to the user (0700, 0600): anyone who could read
+    them could sign in to the local server as anyone. A copy made before this still holds
+    the published tokens; they are replaced, in the database too.
     """
-    workspace_path, _ = local_workspace_paths(data_dir)
-    if workspace_path.exists():
-        return workspace_path
+    workspace_path, db_path = local_workspace_paths(data_dir)
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        tmp = workspace_path.with_suffix(".tmp")
-        tmp.write_text(demo_workspace_text(), encoding="utf-8")
-        tmp.replace(workspace_path)  # a crash mid-write never leaves half a workspace
+        private_folder(data_dir)
+        if workspace_path.exists():
+            for path in (workspace_path, *_database_files(db_path), data_dir / SERVER_LOG_FILE):
+                make_private(path)
+            _replace_published_tokens(workspace_path, db_path)
+            return workspace_path
+        text = demo_workspace_text()
+        write_private_file(workspace_path, _with_fresh_tokens(json.loads(text), {}))
     except OSError as exc:
         raise EmbeddedError(
             f"Cannot create the local workspace in {data_dir}: {exc.strerror or exc}. "
@@ -75,15 +85,67 @@ def seed_local_workspace(data_dir: Path) -> Path:
     return workspace_path
 
 
+def _database_files(db_path: Path) -> tuple[Path, ...]:
+    return (
+        db_path,
+        db_path.with_name(db_path.name + "-wal"),
+        db_path.with_name(db_path.name + "-shm"),
+    )
+
+
+def new_token() -> str:
+    """A secret no one can guess: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def _with_fresh_tokens(data: dict[str, Any], replaced: dict[str, str]) -> bytes:
+    """The workspace with every token replaced (``replaced`` gets id → new token)."""
+    for entry in [*data.get("people", []), *data.get("agents", [])]:
+        if isinstance(entry, dict) and entry.get("token"):
+            entry["token"] = replaced.setdefault(str(entry["id"]), new_token())
+    return json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+def _published_tokens() -> set[str]:
+    demo = json.loads(demo_workspace_text())
+    return {e["token"] for e in [*demo["people"], *demo["agents"]] if e.get("token")}
+
+
+def _replace_published_tokens(workspace_path: Path, db_path: Path) -> None:
+    """A local workspace made by an earlier Taskdesk holds the demo's published tokens:
+    give it fresh ones, in the file and in the database the server seeded from it."""
+    try:
+        data = json.loads(workspace_path.read_text(encoding="utf-8"))
+        entries = [*data.get("people", []), *data.get("agents", [])]
+        if not any(isinstance(e, dict) and e.get("token") in _published_tokens() for e in entries):
+            return
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return  # a damaged file: local_operator says so in words
+    replaced: dict[str, str] = {}
+    body = _with_fresh_tokens(data, replaced)
+    if db_path.exists():
+        from app.server.database import DatabaseError, ServerDatabase
+
+        try:
+            db = ServerDatabase(db_path)
+        except DatabaseError:
+            return  # the server will report it when it opens the file
+        try:
+            with db.write() as tx:
+                tx.replace_tokens(replaced)
+        finally:
+            db.close()
+    write_private_file(workspace_path, body)  # after the database: a crash leaves it to redo
+
+
 def local_operator(workspace_path: Path) -> tuple[str, str]:
     """The first operator of the workspace: (token, name). The local person signs in as them."""
-    from app.core.workspace import WorkspaceError, parse_workspace  # not needed to spawn the server
+    from app.core.workspace import WorkspaceError, load_workspace  # not needed to spawn the server
 
     try:
-        data: Any = json.loads(workspace_path.read_text(encoding="utf-8"))
-        workspace = parse_workspace(data)
-    except (OSError, ValueError) as exc:
-        detail = str(exc) if isinstance(exc, WorkspaceError) else f"{type(exc).__name__}: {exc}"
+        workspace = load_workspace(workspace_path)
+    except WorkspaceError as exc:
+        detail = str(exc)
         raise EmbeddedError(
             f"The local workspace {workspace_path} cannot be read ({detail}). "
             "Move it aside and start Taskdesk again to get a fresh one."
@@ -105,7 +167,7 @@ def _start_reference_server(workspace: Path, db_path: Path) -> _Stoppable:
     # wait for before its first paint.
     from app.server import start_server
 
-    handle: _Stoppable = start_server(workspace, db_path, port=0)
+    handle: _Stoppable = start_server(workspace, db_path, host=LOOPBACK, port=0)
     return handle
 
 
@@ -159,7 +221,8 @@ class ServerProcess:
 
 
 def _serve_command(workspace: Path, db_path: Path) -> list[str]:
-    args = ["serve", "--workspace", str(workspace), "--db", str(db_path), "--port", "0"]
+    args = ["serve", "--workspace", str(workspace), "--db", str(db_path)]
+    args += ["--host", LOOPBACK, "--port", "0"]  # loopback only: never reachable from outside
     if getattr(sys, "frozen", False):  # the packaged program is itself `taskdesk`
         return [sys.executable, *args]
     return [sys.executable, "-m", "app", *args]
@@ -190,7 +253,10 @@ class EmbeddedLaunch:
             and threading.current_thread() is threading.main_thread()
         )
         try:
-            self._log = open(data_dir / SERVER_LOG_FILE, "ab")  # noqa: SIM115 (lives with the process)
+            log_fd = os.open(
+                data_dir / SERVER_LOG_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
+            )
+            self._log = os.fdopen(log_fd, "ab")  # lives with the process
             self.process = subprocess.Popen(
                 _serve_command(self.workspace_path, self.db_path),
                 stdin=subprocess.DEVNULL,
@@ -228,6 +294,12 @@ class EmbeddedLaunch:
                 "Use File › Connect to server… to work with another server."
             )
         url = line[len(SERVING_PREFIX) :]
+        if urlsplit(url).hostname != LOOPBACK:
+            self.cancel()
+            raise EmbeddedError(
+                f"The local workspace server listened on {url}, not on loopback only, so it "
+                "was stopped. Use File › Connect to server… to work with another server."
+            )
         try:
             token, name = local_operator(self.workspace_path)  # parsed while the server starts
         except EmbeddedError:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,15 @@ from app.core.resource_files import default_task_template
 PRINCIPAL_PREFIXES = ("agent:", "guild:", "user:")
 ROLES = ("read", "write")
 PERSON_TYPES: tuple[PersonType, ...] = ("operator", "member", "agent")
+
+ID_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}", re.ASCII)
+"""Ids of the org, guilds, people and agents: they stand in URLs and display paths, so no
+slash, dot segment, space or control character can hide in one."""
+ID_RULE = "letters, digits, '_', '.' or '-', at most 128, not starting with '.' or '-'"
+MAX_INT = 2**53 - 1
+"""The largest version a workspace may give: every JSON reader and SQLite hold it exactly."""
+_NUMBER_DIGITS_MAX = 30
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class WorkspaceError(ValueError):
@@ -95,24 +106,44 @@ def load_workspace(path: str | Path) -> Workspace:
     except (OSError, UnicodeDecodeError) as exc:
         raise WorkspaceError(f"cannot read workspace file {path}: {exc}") from None
     try:
-        data = json.loads(raw)
+        # Numbers too long to be any field's value stay text, so the check below can name
+        # the entry (int() itself refuses past 4,300 digits with a bare ValueError).
+        data = json.loads(raw, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise WorkspaceError(
             f"workspace file {path} is not valid JSON (line {exc.lineno}, column {exc.colno}): "
             f"{exc.msg}"
         ) from None
+    except RecursionError:
+        raise WorkspaceError(
+            f"workspace file {path} is nested too deeply to be a workspace"
+        ) from None
     return parse_workspace(data)
+
+
+class LongNumber:
+    """A JSON number of more digits than any field takes; refused where it stands."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {len(self.digits)} digits"
+
+
+def _json_int(digits: str) -> int | LongNumber:
+    return int(digits) if len(digits) <= _NUMBER_DIGITS_MAX else LongNumber(digits)
 
 
 def parse_workspace(data: Any) -> Workspace:
     """Check a decoded workspace document (see API.md, "The workspace file")."""
     top = _obj(data, "the workspace")
     org = _obj(top.get("org"), "org")
-    org_id = _str(org, "id", "org")
+    org_id = _id(org, "org")
     org_name = _str(org, "name", "org", default=org_id)
 
     guilds = tuple(
-        WsGuild(_str(g, "id", where), _str(g, "name", where, default=_str(g, "id", where)))
+        WsGuild(_id(g, where), _str(g, "name", where, default=_id(g, where)))
         for where, g in _entries(top, "guilds")
     )
     _unique((g.id for g in guilds), "guilds")
@@ -123,16 +154,14 @@ def parse_workspace(data: Any) -> Workspace:
         ptype = _str(p, "type", where, default="operator")
         if ptype not in PERSON_TYPES:
             raise WorkspaceError(f"{where}: type must be one of {', '.join(PERSON_TYPES)}")
-        people.append(
-            WsPerson(_str(p, "id", where), _str(p, "name", where), ptype, _str(p, "token", where))
-        )
+        people.append(WsPerson(_id(p, where), _str(p, "name", where), ptype, _token(p, where)))
     _unique((p.id for p in people), "people")
     person_ids = {p.id for p in people}
 
     template = default_task_template()
     agents: list[WsAgent] = []
     for where, a in _entries(top, "agents"):
-        agent_id = _str(a, "id", where)
+        agent_id = _id(a, where)
         guild = _str(a, "guild", where)
         if guild not in guild_ids:
             raise WorkspaceError(f"{where} ({agent_id}): guild {guild!r} is not in guilds")
@@ -143,9 +172,12 @@ def parse_workspace(data: Any) -> Workspace:
             raise WorkspaceError(f"{where} ({agent_id}): task exceeds 256 KB")
         name = _str(a, "name", where, default=agent_id)
         saves = tuple(_save(s, spot, person_ids) for spot, s in _entries(a, "saves", where))
-        agents.append(WsAgent(agent_id, name, guild, start, _opt_str(a, "token", where), saves))
+        token = _token(a, where) if a.get("token") is not None else None
+        agents.append(WsAgent(agent_id, name, guild, start, token, saves))
     _unique((a.id for a in agents), "agents")
-    _unique([p.token for p in people] + [a.token for a in agents if a.token is not None], "tokens")
+    tokens = [p.token for p in people] + [a.token for a in agents if a.token is not None]
+    if len(set(tokens)) != len(tokens):  # which one is not said: a message must not hold it
+        raise WorkspaceError("tokens: two people or agents share a token; each needs its own")
 
     files: dict[str, OrgFile] = {}
     for where, n in _entries(top, "notes"):
@@ -194,7 +226,7 @@ def _save(obj: dict[str, Any], where: str, person_ids: set[str]) -> WsSave:
     by = _str(obj, "by", where)
     if by not in person_ids:
         raise WorkspaceError(f"{where}: by {by!r} is not in people")
-    return WsSave(task, by, _str(obj, "at", where))
+    return WsSave(task, by, _utc_time(obj, "at", where))
 
 
 def _str(obj: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
@@ -226,15 +258,54 @@ def _utf8_text(value: str, key: str, where: str) -> str:
 
 def _int(obj: dict[str, Any], key: str, where: str, default: int) -> int:
     value = obj.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise WorkspaceError(f"{where}: {key} must be a positive integer")
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_INT:
+        raise WorkspaceError(f"{where}: {key} must be a whole number from 1 to {MAX_INT}")
     return value
+
+
+def _id(obj: dict[str, Any], where: str) -> str:
+    value = _str(obj, "id", where)
+    if not ID_RE.fullmatch(value):
+        raise WorkspaceError(f"{where}: id {_shown(value)} must be {ID_RULE}")
+    return value
+
+
+def _token(obj: dict[str, Any], where: str) -> str:
+    value = _str(obj, "token", where)
+    if _CONTROL.search(value) or value != value.strip():
+        # It travels in an Authorization header, which can't carry these.
+        raise WorkspaceError(
+            f"{where}: token must have no spaces at its ends and no control characters"
+        )
+    return value
+
+
+def _utc_time(obj: dict[str, Any], key: str, where: str) -> str:
+    """An ISO 8601 time with its offset from UTC (``2026-01-05T09:30:00Z``)."""
+    value = _str(obj, key, where)
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        when = None
+    if when is None or when.utcoffset() is None:
+        raise WorkspaceError(
+            f"{where}: {key} {_shown(value)} must be an ISO 8601 time with its zone, "
+            "like 2026-01-05T09:30:00Z"
+        )
+    if when.utcoffset() != timedelta(0):
+        raise WorkspaceError(f"{where}: {key} {_shown(value)} must be in UTC (Z or +00:00)")
+    return value
+
+
+def _shown(value: str) -> str:
+    """A value quoted for a one-line message: escaped, and cut when long."""
+    return repr(value if len(value) <= 80 else value[:79] + "…")
 
 
 def _path(obj: dict[str, Any], where: str, org_id: str) -> str:
     path = _str(obj, "path", where)
-    if not is_display_path(path, org_id):
-        raise WorkspaceError(f"{where}: path {path!r} is not a display path org/{org_id}/…")
+    if not is_display_path(path, org_id) or _CONTROL.search(path):
+        raise WorkspaceError(f"{where}: path {_shown(path)} is not a display path org/{org_id}/…")
     return path
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,7 +14,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app import __version__
 from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
+from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
+from app.server.openapi_doc import describe
+from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import (
     ApiError,
     JsonResponse,
@@ -43,6 +47,10 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
                     raise DatabaseError(
                         f"database {db_path} is empty and no workspace was given to seed it"
                     )
+    except (sqlite3.Error, OverflowError) as exc:
+        # A file that is SQLite but not ours (other tables), or a value SQLite can't hold.
+        db.close()
+        raise DatabaseError(f"cannot use database {db_path}: {exc}") from None
     except BaseException:
         db.close()
         raise
@@ -55,6 +63,7 @@ def create_app(
     *,
     extensions: bool = True,
     configure: Callable[[FastAPI], None] | None = None,
+    run_rate: RunRate | None = None,
 ) -> FastAPI:
     """The app, its database open and seeded; the database closes when the app shuts down.
 
@@ -80,10 +89,12 @@ def create_app(
     app.state.db = db
     app.state.callers = {}
     app.state.extensions = extensions
+    app.state.run_limiter = RateLimiter(run_rate or RunRate())
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(StarletteHTTPException, on_http_exception)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(Exception, on_unexpected)
+    app.openapi = describe(app)  # type: ignore[method-assign]
     app.include_router(task_routes.router)
     app.include_router(org_routes.router)
     if extensions:
@@ -91,4 +102,6 @@ def create_app(
         app.include_router(org_routes.extension_router)
     if configure is not None:
         configure(app)
+    # Outermost: bodies are bounded before any route, test hook or token lookup runs.
+    app.add_middleware(BodyLimit)
     return app

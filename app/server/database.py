@@ -10,8 +10,8 @@ write that follows it are one atomic step even with many clients at once.
 from __future__ import annotations
 
 import json
+import os
 import queue
-import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -25,6 +25,7 @@ from app.core.expander import EMBED_RE, embed_path
 from app.core.limits import MAX_REVISIONS
 from app.core.models import AccessEntry, Kind, OrgFile, PersonType, sha256_hex
 from app.server.callers import Caller
+from app.server.run_records import create_runs_table
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,19 +77,7 @@ CREATE TABLE IF NOT EXISTS file_changes (
     changed_by_id TEXT NOT NULL,
     changed_by_name TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY,
-    agent_id TEXT NOT NULL REFERENCES agents(id),
-    created_at TEXT NOT NULL,
-    created_by_id TEXT NOT NULL,
-    system_prompt TEXT NOT NULL,
-    task_source TEXT NOT NULL
-);
 """
-
-
-def new_run_id() -> str:
-    return f"run_{secrets.token_hex(8)}"
 
 
 def utc_now() -> str:
@@ -147,15 +136,6 @@ class AgentRecord:
     name: str
     guild_id: str
     task_version: int
-
-
-@dataclass(frozen=True, slots=True)
-class RunRecord:
-    id: str
-    agent_id: str
-    created_at: str
-    system_prompt: str
-    task_source: dict[str, Any]
 
 
 def embedded_paths(task_text: str) -> set[str]:
@@ -236,6 +216,12 @@ class Transaction:
             " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
             (agent_id, name, guild_id, token, task, sha256_hex(task), at, by.type, by.id, by.name),
         )
+
+    def replace_tokens(self, tokens: dict[str, str]) -> None:
+        """Give the people and agents named (by id) new tokens; the old ones stop working."""
+        for owner_id, token in tokens.items():
+            self.conn.execute("UPDATE people SET token = ? WHERE id = ?", (token, owner_id))
+            self.conn.execute("UPDATE agents SET token = ? WHERE id = ?", (token, owner_id))
 
     def guilds(self) -> list[tuple[str, str]]:
         return [tuple(r) for r in self.conn.execute("SELECT id, name FROM guilds ORDER BY id")]
@@ -421,35 +407,6 @@ class Transaction:
         self._file_change(display_path, "delete", found.version, "", when, by)
         return True
 
-    # ------------------------------------------------------------ runs
-
-    def add_run(
-        self,
-        run_id: str,
-        agent_id: str,
-        created_at: str,
-        system_prompt: str,
-        task_source: dict[str, Any],
-        *,
-        by: Caller,
-    ) -> RunRecord:
-        run = RunRecord(run_id, agent_id, created_at, system_prompt, task_source)
-        self.conn.execute(
-            "INSERT INTO runs (id, agent_id, created_at, created_by_id, system_prompt,"
-            " task_source) VALUES (?, ?, ?, ?, ?, ?)",
-            (run.id, agent_id, run.created_at, by.id, system_prompt, json.dumps(task_source)),
-        )
-        return run
-
-    def run(self, run_id: str) -> RunRecord | None:
-        row = self.conn.execute(
-            "SELECT id, agent_id, created_at, system_prompt, task_source FROM runs WHERE id = ?",
-            (run_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        return RunRecord(row[0], row[1], row[2], row[3], json.loads(row[4]))
-
 
 def _person_type(value: str) -> PersonType:
     if value == "member":
@@ -482,9 +439,14 @@ class ServerDatabase:
         self._closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():
+                # It holds every token: only its owner may read it. SQLite gives the -wal
+                # and -shm files the mode of the database file.
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             conn = self._connect()
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
+            create_runs_table(conn)
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseError(f"cannot open database {self.path}: {exc}") from None
         self._pool.put(conn)

@@ -17,12 +17,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.expander import file_stem, level_of
+from app.core.expander import file_stem, level_of, task_display_path
 from app.core.models import OrgFile
 from app.server.auth import CallerDep, database
 from app.server.database import FileEmbeddedError
 from app.server.live_expansion import expand_live_task
 from app.server.responses import ApiError, JsonResponse
+from app.server.run_views import readable_by, visible_broken_embeds
 
 router = APIRouter()
 extension_router = APIRouter()
@@ -59,16 +60,22 @@ def org_guilds(request: Request, _caller: CallerDep) -> Response:
 
 
 @router.get("/api/guilds/{guild_id}/embed-status")
-def embed_status(guild_id: str, request: Request, _caller: CallerDep) -> Response:
+def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response:
+    """Broken embeds inside a note the caller can't read are that note's text: left out."""
     rows: list[dict[str, Any]] = []
     with database(request).read() as tx:
         if not tx.guild_exists(guild_id):
             raise ApiError(404, "no such guild")
+        org_id = tx.meta("org_id")
+        readable = readable_by(tx, caller)
         for agent in tx.agents(guild_id):
             task = tx.task(agent.id, with_revisions=False)
             assert task is not None
             expansion = expand_live_task(tx, agent, task.content)
-            rows.append({"id": agent.id, "broken_embeds": [b.to_json() for b in expansion.broken]})
+            broken = visible_broken_embeds(
+                expansion.broken, task_display_path(org_id, agent.id), readable
+            )
+            rows.append({"id": agent.id, "broken_embeds": broken})
     return JsonResponse({"agents": rows})
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
@@ -57,10 +58,39 @@ async def on_api_error(_request: Request, exc: Exception) -> Response:
     return error_response(exc.status, exc.message, exc.extra, exc.headers)
 
 
-async def on_http_exception(_request: Request, exc: Exception) -> Response:
+async def on_http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     message = _HTTP_MESSAGES.get(exc.status_code, str(exc.detail))
-    return error_response(exc.status_code, message, headers=exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        # Starlette names only the first route that matched the path; GET, PUT and DELETE of
+        # task.md are three routes, so Allow must gather them all.
+        headers["Allow"] = ", ".join(allowed_methods(request))
+    return error_response(exc.status_code, message, headers=headers)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers at this request's path."""
+    path = request.scope["path"]
+    methods: set[str] = set()
+    for pattern, route_methods in _route_table(request.app.routes):
+        if pattern.match(path):
+            methods |= route_methods
+    return sorted(methods)
+
+
+def _route_table(routes: Iterable[Any]) -> Iterator[tuple[re.Pattern[str], set[str]]]:
+    """(path pattern, methods) of every route, looking inside included routers (our routers
+    are included without a prefix, so their own patterns match the whole path)."""
+    for route in routes:
+        pattern, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
+        if pattern is not None and methods:
+            yield pattern, set(methods)
+        inner = getattr(route, "routes", None)
+        if inner is None:  # FastAPI keeps an included router behind a wrapper
+            inner = getattr(getattr(route, "original_router", None), "routes", None)
+        if inner:
+            yield from _route_table(inner)
 
 
 async def on_validation_error(_request: Request, exc: Exception) -> Response:

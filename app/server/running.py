@@ -14,9 +14,14 @@ from fastapi import FastAPI
 
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
+from app.server.http_guard import ConnectionLimits, guarded_protocol
+from app.server.rate_limit import RunRate
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 5.0
+LISTEN_BACKLOG = (
+    1024  # hundreds of clients connecting at once wait in the queue, not in SYN retries
+)
 
 
 class ServerStartError(RuntimeError):
@@ -67,7 +72,7 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(LISTEN_BACKLOG)
     except OSError:
         sock.close()
         raise
@@ -83,14 +88,21 @@ def start_server(
     port: int = 0,
     extensions: bool = True,
     configure: Callable[[FastAPI], None] | None = None,
+    limits: ConnectionLimits | None = None,
+    run_rate: RunRate | None = None,
 ) -> ServerHandle:
     """Start the server and return once it accepts connections.
 
     The database is seeded from ``workspace`` only when it is new; a malformed workspace
     raises WorkspaceError naming the bad entry. ``port=0`` takes a free port.
     ``extensions=False``: a spec-only server; ``configure``: see ``create_app``.
+    ``limits``: connection timeouts and cap (``http_guard``); the defaults suit production.
+    ``run_rate``: how many runs each caller may start (``rate_limit``).
     """
-    app = create_app(Path(db_path), workspace, extensions=extensions, configure=configure)
+    limits = limits or ConnectionLimits()
+    app = create_app(
+        Path(db_path), workspace, extensions=extensions, configure=configure, run_rate=run_rate
+    )
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
         sock = _listening_socket(host, port)
@@ -105,7 +117,9 @@ def start_server(
         lifespan="on",
         ws="none",
         timeout_graceful_shutdown=1,
-        timeout_keep_alive=30,
+        timeout_keep_alive=int(limits.keep_alive),
+        http=guarded_protocol(limits),
+        h11_max_incomplete_event_size=limits.max_head_bytes,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(

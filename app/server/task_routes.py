@@ -2,7 +2,9 @@
 
 Who may read a Task: any authenticated caller of the org (operators, members and agents);
 an agent reads its Task in every run anyway. Only operators write it.
-Who may start a run: any authenticated caller of the org.
+Who may start a run: any authenticated caller of the org, at most ``RunRate`` runs each
+(429 with Retry-After past it). A run is expanded as its agent; what a caller sees of it
+(POST's answer and GET) withholds every file that caller can't read (``run_views``).
 
 ``router`` holds the spec's Task endpoints, ``extension_router`` the runs. On a spec-only
 server (``app.state.extensions`` False) the runs are not mounted, task.md carries no ETag
@@ -19,18 +21,20 @@ from starlette.responses import Response
 from app.core.expander import task_display_path, task_source
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.server.auth import CallerDep, database
+from app.server.callers import Caller
 from app.server.database import (
     AgentRecord,
-    RunRecord,
     TaskRecord,
     Transaction,
     VersionConflictError,
-    new_run_id,
     utc_now,
 )
 from app.server.live_expansion import expand_live_task
+from app.server.rate_limit import RateLimiter
 from app.server.request_body import JsonBody
 from app.server.responses import ApiError, JsonResponse
+from app.server.run_records import RunRecord, add_run, find_run, new_run_id
+from app.server.run_views import file_spans, readable_by, run_view
 from app.server.system_prompt import build_system_prompt
 
 router = APIRouter()
@@ -178,18 +182,18 @@ def delete_task(agent_id: str, request: Request, _caller: CallerDep) -> Response
     raise ApiError(422, "cannot delete this file")
 
 
-def run_body(run: RunRecord) -> dict[str, Any]:
-    return {
-        "id": run.id,
-        "system_prompt": run.system_prompt,
-        "task_source": run.task_source,
-        "agent_id": run.agent_id,
-        "created_at": run.created_at,
-    }
+def run_response(tx: Transaction, run: RunRecord, caller: Caller, status: int = 200) -> Response:
+    whole = caller.is_operator or (caller.type == "agent" and caller.id == run.agent_id)
+    body = run_view(run, readable_by(tx, caller), whole=whole)
+    return JsonResponse(body, status_code=status)
 
 
 @extension_router.post("/api/agents/{agent_id}/runs", status_code=201)
 def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
+    limiter: RateLimiter = request.app.state.run_limiter
+    wait = limiter.take(caller.id)
+    if wait:
+        raise ApiError(429, "too many runs", headers={"Retry-After": str(wait)})
     # One write transaction: the Task and notes the run records are the ones it expanded.
     with database(request).write() as tx:
         agent = _agent_or_404(tx, agent_id)
@@ -214,14 +218,16 @@ def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
             run_id=run_id,
             created_at=created_at,
         )
-        run = tx.add_run(run_id, agent_id, created_at, prompt, source, by=caller)
-    return JsonResponse(run_body(run), status_code=201)
+        spans = file_spans(expansion, prompt.index("<task>\n") + len("<task>\n"))
+        run = RunRecord(run_id, agent_id, created_at, prompt, source, spans)
+        add_run(tx, run, by=caller)
+        return run_response(tx, run, caller, status=201)
 
 
 @extension_router.get("/api/runs/{run_id}")
-def get_run(run_id: str, request: Request, _caller: CallerDep) -> Response:
+def get_run(run_id: str, request: Request, caller: CallerDep) -> Response:
     with database(request).read() as tx:
-        run = tx.run(run_id)
-    if run is None:
-        raise ApiError(404, "no such run")
-    return JsonResponse(run_body(run))
+        run = find_run(tx, run_id)
+        if run is None:
+            raise ApiError(404, "no such run")
+        return run_response(tx, run, caller)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import errno
+import re
 import sqlite3
 from enum import StrEnum
 from pathlib import Path
+
+_MISSING_SCHEMA = re.compile(r"no such (table|column|index)\b")
 
 
 class StoreProblem(StrEnum):
@@ -14,6 +17,7 @@ class StoreProblem(StrEnum):
     CANNOT_OPEN = "cannot_open"
     LOCKED = "locked"
     DAMAGED = "damaged"
+    SCHEMA_DAMAGED = "schema_damaged"
     TOO_NEW = "too_new"
     IO = "io"
     CLOSED = "closed"
@@ -39,6 +43,7 @@ _WHAT_WENT_WRONG: dict[StoreProblem, str] = {
     StoreProblem.CANNOT_OPEN: "the local store can't be opened",
     StoreProblem.LOCKED: "another Taskdesk window is busy with the local store",
     StoreProblem.DAMAGED: "the local store is damaged",
+    StoreProblem.SCHEMA_DAMAGED: "the local store is damaged (part of its structure is missing)",
     StoreProblem.TOO_NEW: "the local store was made by a newer Taskdesk",
     StoreProblem.IO: "the disk reported an error",
     StoreProblem.CLOSED: "the local store is closed",
@@ -55,6 +60,9 @@ def _what_to_do(problem: StoreProblem, path: Path) -> str:
         StoreProblem.CANNOT_OPEN: f"check that {path} is a file in a folder you can write to",
         StoreProblem.LOCKED: "try again in a moment",
         StoreProblem.DAMAGED: (
+            f"move {path} aside and restart Taskdesk (drafts kept in it can't be offered back)"
+        ),
+        StoreProblem.SCHEMA_DAMAGED: (
             f"move {path} aside and restart Taskdesk (drafts kept in it can't be offered back)"
         ),
         StoreProblem.TOO_NEW: "update Taskdesk, or start it with TASKDESK_HOME set elsewhere",
@@ -94,6 +102,10 @@ def problem_of(exc: BaseException) -> StoreProblem:
             return StoreProblem.CANNOT_OPEN
         if name.startswith(("SQLITE_IOERR", "SQLITE_PERM")):
             return StoreProblem.IO
+        if _MISSING_SCHEMA.match(str(exc)):
+            # A table or column the store made is gone: the file was changed behind its
+            # back (or damaged), which no disk check will fix.
+            return StoreProblem.SCHEMA_DAMAGED
         if isinstance(exc, sqlite3.ProgrammingError):
             return StoreProblem.CLOSED
         return StoreProblem.IO

@@ -75,7 +75,9 @@ def test_org_agents_and_guilds(live_server: LiveServer) -> None:
 def test_embed_status_lists_each_broken_embed_with_hop_and_holder(
     live_server: LiveServer,
 ) -> None:
-    body = call(live_server, "GET", "/api/guilds/guild_ops/embed-status", "mia").json()
+    # An operator reads every note, so sees every broken embed (a member sees fewer: see
+    # tests/security/test_who_reads_what.py).
+    body = call(live_server, "GET", "/api/guilds/guild_ops/embed-status", "ann").json()
     task = f"{ORG}/agents/a_scout/task.md"
     assert body == {
         "agents": [

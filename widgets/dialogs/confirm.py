@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.render.links import classify_link, shown_address
+
 
 class LeaveChoice(Enum):
     SAVE = "save"
@@ -97,9 +99,12 @@ class OpenLinkDialog(_ButtonDialog):
     """A link in the preview leaves Taskdesk: show the full address before opening it."""
 
     def __init__(self, url: str, parent: QWidget | None = None) -> None:
-        super().__init__("Open link in browser", "This link opens outside Taskdesk:", parent)
+        action = classify_link(url)
+        # A disguised address (bidi or zero-width characters) says so, and shows them escaped.
+        text = action.reason if action.kind == "disguised" else "This link opens outside Taskdesk:"
+        super().__init__("Open link in browser", text, parent)
         self.url = url
-        self.address_label = QLabel(url)
+        self.address_label = QLabel(shown_address(url))
         self.address_label.setObjectName("fullAddress")
         self.address_label.setWordWrap(True)
         # Full address, selectable, never elided: the operator checks where it really goes.

@@ -534,7 +534,7 @@ class PreviewPane(QTextBrowser):
         kind = action.kind
         if kind == "embed":
             self.embed_clicked.emit(action.target)
-        elif kind == "external":
+        elif kind in ("external", "disguised"):  # the confirmation tells the two apart
             self.external_link_requested.emit(action.target)
         else:
             self.link_blocked.emit(action.reason)

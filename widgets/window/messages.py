@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QStatusBar, QWidget
 
+from app.client.scrubbing import scrub_tokens
 from app.core.user_message import Severity, UserMessage
 from widgets.window.banners import MessageBar
 
@@ -96,10 +97,7 @@ class Messages(QObject):
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
     """``text`` with every secret (tokens) replaced, so logs never hold them."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[token]")
-    return text
+    return scrub_tokens(text, secrets, "[token]")
 
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]

@@ -1,0 +1,271 @@
+"""The OpenAPI document, told exactly: every status each route answers, and each body's shape.
+
+FastAPI can't see what our routes return (they build their own responses), so the document
+would guess: a plain string for JSON objects, a validation-error shape no route sends, and
+none of the errors. ``describe`` replaces each operation's responses with the ones listed
+here, and refuses to build a document with a route not listed, so a new route must be
+described before the server starts. ``/openapi.json``, ``/docs`` and ``/redoc`` are served
+without a token: they describe the API and hold no data (docs/SECURITY.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+JSON = "application/json"
+
+
+def _object(required: list[str], properties: dict[str, Any], *, closed: bool = False) -> dict:
+    schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties}
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+ERROR = _object(["error"], {"error": STRING}, closed=True)
+CONFLICT = _object(["error"], {"error": STRING, "version": INTEGER}, closed=True)
+LEVEL = {"type": "string", "enum": ["org", "guild", "agent"]}
+
+REVISION = _object(
+    ["version", "content", "replaced_at", "replaced_by_name"],
+    {
+        "version": INTEGER,
+        "content": STRING,
+        "replaced_at": STRING,
+        "replaced_by_name": STRING,
+        "replaced_by_type": STRING,
+        "replaced_by_id": STRING,
+    },
+)
+TASK_DOC = _object(
+    ["path", "display_path", "content", "version", "revisions"],
+    {
+        "path": STRING,
+        "display_path": STRING,
+        "content": STRING,
+        "version": INTEGER,
+        "revisions": {"type": "array", "items": REVISION},
+        "agent_id": STRING,
+        "hash": STRING,
+        "updated_at": STRING,
+        "updated_by_name": STRING,
+        "updated_by_type": STRING,
+        "updated_by_id": STRING,
+    },
+)
+ME = _object(
+    ["id", "name", "type", "org_id"],
+    {
+        "id": STRING,
+        "name": STRING,
+        "type": {"type": "string", "enum": ["operator", "member", "agent"]},
+        "org_id": STRING,
+    },
+)
+AGENTS = _object(
+    ["agents"],
+    {
+        "agents": {
+            "type": "array",
+            "items": _object(
+                ["id", "name", "guild_id", "task_version"],
+                {"id": STRING, "name": STRING, "guild_id": STRING, "task_version": INTEGER},
+            ),
+        }
+    },
+)
+GUILDS = _object(
+    ["guilds"],
+    {"guilds": {"type": "array", "items": _object(["id", "name"], {"id": STRING, "name": STRING})}},
+)
+BROKEN_EMBED = _object(
+    ["path", "hop", "in"],
+    {"path": STRING, "hop": {"type": "integer", "enum": [1, 2]}, "in": STRING},
+)
+EMBED_STATUS = _object(
+    ["agents"],
+    {
+        "agents": {
+            "type": "array",
+            "items": _object(
+                ["id", "broken_embeds"],
+                {"id": STRING, "broken_embeds": {"type": "array", "items": BROKEN_EMBED}},
+            ),
+        }
+    },
+)
+EMBEDDABLE_NOTES = _object(
+    ["notes"],
+    {
+        "notes": {
+            "type": "array",
+            "items": _object(
+                ["display_path", "title", "kind", "level"],
+                {
+                    "display_path": STRING,
+                    "title": STRING,
+                    "kind": {"type": "string", "enum": ["note", "collection"]},
+                    "level": LEVEL,
+                },
+            ),
+        }
+    },
+)
+NOTE = _object(
+    ["display_path", "title", "kind", "level", "version", "content_hash", "access"],
+    {
+        "display_path": STRING,
+        "title": STRING,
+        "kind": {"type": "string", "enum": ["note", "collection", "file"]},
+        "level": LEVEL,
+        "version": INTEGER,
+        "content_hash": STRING,
+        "text": STRING,
+        "access": {
+            "type": "array",
+            "items": _object(["principal", "role"], {"principal": STRING, "role": STRING}),
+        },
+    },
+)
+RUN_NOTE = _object(
+    ["display_path", "version", "content_hash", "kind"],
+    {"display_path": STRING, "version": INTEGER, "content_hash": STRING, "kind": STRING},
+)
+RUN = _object(
+    ["id", "system_prompt", "task_source"],
+    {
+        "id": STRING,
+        "system_prompt": STRING,
+        "task_source": _object(
+            ["version", "hash", "display_path", "has_embeds", "embeds", "notes", "collections"],
+            {
+                "version": INTEGER,
+                "hash": STRING,
+                "display_path": STRING,
+                "has_embeds": {"type": "boolean"},
+                "embeds": {"type": "array", "items": STRING},
+                "notes": {"type": "array", "items": RUN_NOTE},
+                "collections": {"type": "array", "items": STRING},
+            },
+        ),
+        "agent_id": STRING,
+        "created_at": STRING,
+    },
+)
+
+
+def _body(description: str, schema: dict[str, Any], **headers: str) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": description, "content": {JSON: {"schema": schema}}}
+    if headers:
+        answer["headers"] = {
+            name.replace("_", "-"): {"description": text, "schema": STRING}
+            for name, text in headers.items()
+        }
+    return answer
+
+
+def _error(description: str) -> dict[str, Any]:
+    return _body(description, ERROR)
+
+
+UNAUTHORIZED = _error("`unauthorized`: no token, or not one of the org's")
+
+RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
+    ("get", "/api/agents/{agent_id}/files/task.md"): {
+        "200": _body("The live Task and its earlier versions", TASK_DOC, ETag="the Task's ETag"),
+        "304": {"description": "Unchanged since the ETag in If-None-Match"},
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`"),
+    },
+    ("put", "/api/agents/{agent_id}/files/task.md"): {
+        "200": _body("Saved (or the same text: nothing changed)", TASK_DOC, ETag="the new ETag"),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`"),
+        "409": _body("`version conflict`, with the live version", CONFLICT),
+        "413": _error("`request body too large`: past what any legal save can take"),
+        "422": _error(
+            "`expected_version must be an integer`, `task is not writable`, "
+            "`content must be a string`, `write exceeds 256 KB`, or a body that is not a "
+            "JSON object"
+        ),
+    },
+    ("delete", "/api/agents/{agent_id}/files/task.md"): {
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`"),
+        "422": _error("`cannot delete this file`: always"),
+    },
+    ("post", "/api/agents/{agent_id}/runs"): {
+        "201": _body("The run, with what the caller may not read withheld", RUN),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`"),
+        "422": _error("`embed budget exceeded`"),
+        "429": _body("`too many runs`", ERROR, Retry_After="seconds to wait"),
+    },
+    ("get", "/api/runs/{run_id}"): {
+        "200": _body("The run, with what the caller may not read withheld", RUN),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such run`"),
+    },
+    ("get", "/api/me"): {"200": _body("Who the token belongs to", ME), "401": UNAUTHORIZED},
+    ("get", "/api/org/agents"): {
+        "200": _body("Every agent of the org", AGENTS),
+        "401": UNAUTHORIZED,
+    },
+    ("get", "/api/org/guilds"): {
+        "200": _body("Every guild of the org", GUILDS),
+        "401": UNAUTHORIZED,
+    },
+    ("get", "/api/guilds/{guild_id}/embed-status"): {
+        "200": _body("Each agent's broken embeds that the caller may see", EMBED_STATUS),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such guild`"),
+    },
+    ("get", "/api/org/embeddable-notes"): {
+        "200": _body("The notes and collections the caller can read", EMBEDDABLE_NOTES),
+        "401": UNAUTHORIZED,
+    },
+    ("get", "/api/notes/{display_path}"): {
+        "200": _body("The note, collection or file", NOTE),
+        "401": UNAUTHORIZED,
+        "404": _error("`not found`: missing, or not readable by the caller"),
+    },
+    ("delete", "/api/notes/{display_path}"): {
+        "204": {"description": "Deleted"},
+        "401": UNAUTHORIZED,
+        "404": _error("`not found`: missing, or not readable by the caller"),
+        "409": _error("`note is embedded in task (<agent ids>)`"),
+        "422": _error(
+            "`cannot delete this file` (a Task, Memory, a record) or "
+            "`only operators can delete notes`"
+        ),
+    },
+}
+
+
+def describe(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """``app.openapi``: FastAPI's document with the responses above and bearer auth."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = get_openapi(title=app.title, version=app.version, routes=app.routes)
+        for path, item in document.get("paths", {}).items():
+            for method, operation in item.items():
+                key = (method, path)
+                if key not in RESPONSES:
+                    raise KeyError(f"{method.upper()} {path} is not described in openapi_doc")
+                operation["responses"] = RESPONSES[key]
+                operation["security"] = [{"bearer": []}]
+        components = document.setdefault("components", {})
+        components.pop("schemas", None)  # FastAPI's validation-error shapes: never sent
+        components["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+        app.openapi_schema = document
+        return document
+
+    return openapi

@@ -1,0 +1,109 @@
+"""Runs as the server keeps them: the prompt, its task_source, and where each file's text sits.
+
+A run keeps the Task it started with. Besides the prompt it stores ``spans``: the part of the
+prompt each inlined note, collection name or repeated title came from, so the prompt can be
+shown to a caller with what they may not read withheld (``run_views``). An agent keeps only
+its newest ``MAX_RUNS_PER_AGENT`` runs: runs are cheap to start, and without a cap any
+caller could fill the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.server.callers import Caller
+    from app.server.database import Transaction
+
+MAX_RUNS_PER_AGENT = 200
+
+RUNS_TABLE = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    created_at TEXT NOT NULL,
+    created_by_id TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    task_source TEXT NOT NULL,
+    spans TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_by_agent ON runs (agent_id, created_at);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """``system_prompt[start:end]`` came from the org file at ``path``; ``parent`` is the index
+    of the span of the note it was inlined from (-1: the Task itself)."""
+
+    start: int
+    end: int
+    path: str
+    parent: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    id: str
+    agent_id: str
+    created_at: str
+    system_prompt: str
+    task_source: dict[str, Any]
+    spans: tuple[Span, ...] | None  # None: a run stored before spans were kept
+
+
+def new_run_id() -> str:
+    return f"run_{secrets.token_hex(8)}"
+
+
+def create_runs_table(conn: sqlite3.Connection) -> None:
+    """The runs table, with ``spans`` added to a database made before it existed."""
+    conn.executescript(RUNS_TABLE)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    if "spans" not in columns:
+        conn.execute("ALTER TABLE runs ADD COLUMN spans TEXT")
+
+
+def add_run(tx: Transaction, run: RunRecord, *, by: Caller) -> RunRecord:
+    """Store ``run`` and drop the agent's runs past the newest ``MAX_RUNS_PER_AGENT``."""
+    spans = None if run.spans is None else [[s.start, s.end, s.path, s.parent] for s in run.spans]
+    tx.conn.execute(
+        "INSERT INTO runs (id, agent_id, created_at, created_by_id, system_prompt, task_source,"
+        " spans) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            run.id,
+            run.agent_id,
+            run.created_at,
+            by.id,
+            run.system_prompt,
+            json.dumps(run.task_source),
+            None if spans is None else json.dumps(spans),
+        ),
+    )
+    tx.conn.execute(
+        "DELETE FROM runs WHERE agent_id = ? AND rowid NOT IN"
+        " (SELECT rowid FROM runs WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC"
+        "  LIMIT ?)",
+        (run.agent_id, run.agent_id, MAX_RUNS_PER_AGENT),
+    )
+    return run
+
+
+def find_run(tx: Transaction, run_id: str) -> RunRecord | None:
+    row = tx.conn.execute(
+        "SELECT id, agent_id, created_at, system_prompt, task_source, spans FROM runs WHERE id = ?",
+        (run_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    spans = None if row[5] is None else tuple(Span(*s) for s in json.loads(row[5]))
+    return RunRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), spans)
+
+
+def run_count(tx: Transaction, agent_id: str) -> int:
+    row = tx.conn.execute("SELECT COUNT(*) FROM runs WHERE agent_id = ?", (agent_id,)).fetchone()
+    return int(row[0])

@@ -1,0 +1,238 @@
+"""No endpoint hands any caller the text or the path of a file that caller can't read.
+
+Every operation the server's OpenAPI document lists is called by every person and agent of
+the demo workspace, with every value its path parameters can take there (and a missing one),
+and every answer (status, headers, body) is searched for the text of each note the caller
+can't read and for each path the caller has no way to know. A new route fails this test until
+it is given parameter values here, so no endpoint escapes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import requests
+
+from app.core.expander import EMBED_RE, embed_path, task_display_path
+from app.core.resource_files import resource
+from app.core.workspace import Workspace, load_workspace
+from tests.live_server import LiveServer, ServerFactory
+
+TIMEOUT = 15.0
+FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
+
+
+@dataclass
+class Caller:
+    id: str
+    type: str  # operator, member, agent
+    guild_id: str | None = None
+    token: str = field(default="", repr=False)
+
+    def principals(self) -> set[str]:
+        if self.type == "agent":
+            return {f"agent:{self.id}", f"guild:{self.guild_id}", "org"}
+        return {f"user:{self.id}", "org"}
+
+
+def can_read(caller: Caller, access: tuple[Any, ...]) -> bool:
+    """The access rule, written here from the spec, not taken from the server."""
+    if caller.type == "operator":
+        return True
+    return any(e.role in ("read", "write") and e.principal in caller.principals() for e in access)
+
+
+@dataclass
+class Secrets:
+    """What one caller must never be shown, worked out from the workspace alone."""
+
+    fragments: set[str]
+    paths: set[str]
+
+
+def _task_texts(workspace: Workspace) -> list[str]:
+    return [t for a in workspace.agents for t in (a.task, *(s.task for s in a.saves))]
+
+
+def secrets_of(caller: Caller, workspace: Workspace) -> Secrets:
+    files = workspace.files.values()
+    readable = [f for f in files if can_read(caller, f.access)]
+    hidden = [f for f in files if not can_read(caller, f.access)]
+    # Everything the caller may read: every Task (any caller of the org reads Tasks), and
+    # the notes their access lists give them. Whatever stands in those is not a secret.
+    known_text = "\n".join([*_task_texts(workspace), *(f.text or "" for f in readable)])
+    fragments = {
+        line.strip()
+        for f in hidden
+        for line in (f.text or "").splitlines()
+        if len(line.strip()) >= FRAGMENT_MIN and line.strip() not in known_text
+    }
+    fragments |= {f.title for f in hidden if len(f.title) >= FRAGMENT_MIN}
+    fragments = {f for f in fragments if f not in known_text}
+    mentioned = {embed_path(m.group(1)) for f in files for m in EMBED_RE.finditer(f.text or "")}
+    candidates = {f.display_path for f in files} | mentioned
+    known_paths = {f.display_path for f in readable}
+    paths = {p for p in candidates if p not in known_paths and p not in known_text}
+    return Secrets(fragments, paths)
+
+
+@dataclass(frozen=True)
+class Call:
+    method: str
+    template: str
+    path: str
+    body: dict[str, Any] | None = None
+
+
+def _callers(workspace: Workspace, server: LiveServer) -> list[Caller]:
+    people = [Caller(p.id, p.type, token=server.token(p.id)) for p in workspace.people]
+    agents = [
+        Caller(a.id, "agent", a.guild_id, server.token(a.id)) for a in workspace.agents if a.token
+    ]
+    # Operators last: their deletes change what is there to read.
+    return sorted(people + agents, key=lambda c: c.type == "operator")
+
+
+def _values(workspace: Workspace, runs: list[str]) -> dict[str, list[str]]:
+    org = workspace.org_id
+    return {
+        "agent_id": [a.id for a in workspace.agents] + ["a_missing"],
+        "guild_id": [g.id for g in workspace.guilds] + ["guild_missing"],
+        "run_id": [*runs, "run_missing"],
+        "display_path": [
+            *workspace.files,
+            *(task_display_path(org, a.id) for a in workspace.agents),
+            f"org/{org}/missing.md",
+        ],
+    }
+
+
+def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> Iterator[Call]:
+    for method, template in operations:
+        names = re.findall(r"{(\w+)(?::path)?}", template)
+        assert len(names) <= 1, f"{template}: give this test values for {names}"
+        if not names:
+            yield Call(method, template, template)
+            continue
+        (name,) = names
+        assert name in values, f"{method} {template}: give this test values for {{{name}}}"
+        for value in values[name]:
+            path = re.sub(r"{\w+(?::path)?}", value, template)
+            body = {"content": ""} if method == "PUT" else None
+            yield Call(method, template, path, body)
+
+
+def _operations(server: LiveServer) -> list[tuple[str, str]]:
+    """Every operation the running server documents, deletes last."""
+    spec = requests.get(server.url + "/openapi.json", timeout=TIMEOUT).json()
+    operations = [
+        (method.upper(), template)
+        for template, item in spec["paths"].items()
+        for method in item
+        if method in ("get", "put", "post", "delete", "patch")
+    ]
+    return sorted(operations, key=lambda op: op[0] == "DELETE")
+
+
+def _search(answer: requests.Response, secrets: Secrets) -> list[str]:
+    seen = f"{answer.status_code}\n{json.dumps(dict(answer.headers))}\n{answer.text}"
+    # JSON escapes quotes and slashes in strings; look in the decoded text too.
+    with contextlib.suppress(ValueError):
+        seen += "\n" + json.dumps(answer.json(), ensure_ascii=False)
+    leaks = [f"text {f!r}" for f in secrets.fragments if f in seen]
+    leaks += [f"path {p!r}" for p in secrets.paths if p in seen]
+    return leaks
+
+
+@pytest.fixture
+def demo(server_factory: ServerFactory) -> tuple[LiveServer, Workspace]:
+    path = resource("demo_workspace.json")
+    workspace = load_workspace(str(path))
+    return server_factory(path, test_hooks=False), workspace
+
+
+def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
+    demo: tuple[LiveServer, Workspace],
+) -> None:
+    server, workspace = demo
+    callers = _callers(workspace, server)
+    operations = _operations(server)
+    ann = next(c for c in callers if c.type == "operator")
+    runs = []
+    for agent in workspace.agents:  # runs someone else started, for GET /api/runs/…
+        made = requests.post(
+            f"{server.url}/api/agents/{agent.id}/runs",
+            headers={"Authorization": f"Bearer {ann.token}"},
+            timeout=TIMEOUT,
+        )
+        assert made.status_code in (201, 422), made.text  # 422: a demo agent over budget
+        if made.status_code == 201:
+            runs.append(made.json()["id"])
+    leaks: list[str] = []
+    called: set[tuple[str, str]] = set()
+    statuses: set[int] = set()
+    for caller in callers:
+        secrets = secrets_of(caller, workspace)
+        own_runs: list[str] = []
+        with requests.Session() as session:
+            session.headers["Authorization"] = f"Bearer {caller.token}"
+            for call in _calls(operations, _values(workspace, runs + own_runs)):
+                if call.method == "PUT" and call.body is not None:
+                    live = session.get(server.url + call.path, timeout=TIMEOUT)
+                    if live.ok:  # the same text again: a save that changes nothing
+                        call = Call(call.method, call.template, call.path, live.json())
+                answer = session.request(
+                    call.method, server.url + call.path, json=call.body, timeout=TIMEOUT
+                )
+                called.add((call.method, call.template))
+                statuses.add(answer.status_code)
+                if call.method == "POST" and answer.status_code == 201:
+                    own_runs.append(answer.json()["id"])
+                leaks += [f"{caller.id} {call.method} {call.path}: {leak}" for leak in
+                          _search(answer, secrets)]  # fmt: skip
+            for run_id in own_runs:  # their own runs, read back
+                answer = session.get(f"{server.url}/api/runs/{run_id}", timeout=TIMEOUT)
+                leaks += [f"{caller.id} GET own run: {leak}" for leak in _search(answer, secrets)]
+    assert called == set(operations)
+    assert {200, 201, 404, 422} <= statuses  # the calls reached the routes, not just auth
+    assert not leaks, "\n".join(sorted(leaks)[:40])
+
+
+def test_the_secrets_are_real(demo: tuple[LiveServer, Workspace]) -> None:
+    """The search above can find something: Dana has secrets, and an operator has none."""
+    _, workspace = demo
+    dana = Caller("u_dana", "member")
+    secrets = secrets_of(dana, workspace)
+    assert any("Triage rules" in f for f in secrets.fragments)
+    assert "org/o_acme/guilds/guild_ops/severity-levels.md" in secrets.paths  # inside triage
+    assert secrets_of(Caller("u_ann", "operator"), workspace) == Secrets(set(), set())
+
+
+def test_a_member_gets_the_run_with_unreadable_notes_withheld(
+    demo: tuple[LiveServer, Workspace],
+) -> None:
+    server, _ = demo
+    dana = {"Authorization": f"Bearer {server.token('u_dana')}"}
+    ann = {"Authorization": f"Bearer {server.token('u_ann')}"}
+    made = requests.post(f"{server.url}/api/agents/a_dispatch/runs", headers=dana, timeout=TIMEOUT)
+    assert made.status_code == 201
+    prompt = made.json()["system_prompt"]
+    triage = "org/o_acme/guilds/guild_ops/triage-rules.md"
+    assert f'<withheld path="{triage}" />' in prompt
+    assert "# Triage rules" not in prompt
+    paths = [n["display_path"] for n in made.json()["task_source"]["notes"]]
+    assert triage not in paths
+    # The operator sees the same run whole; so does the run's own agent.
+    run_id = made.json()["id"]
+    whole = requests.get(f"{server.url}/api/runs/{run_id}", headers=ann, timeout=TIMEOUT).json()
+    assert "# Triage rules" in whole["system_prompt"]
+    agent = {"Authorization": f"Bearer {server.token('a_dispatch')}"}
+    own = requests.get(f"{server.url}/api/runs/{run_id}", headers=agent, timeout=TIMEOUT).json()
+    assert own["system_prompt"] == whole["system_prompt"]
+    assert triage in [n["display_path"] for n in whole["task_source"]["notes"]]
