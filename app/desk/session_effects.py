@@ -1,4 +1,8 @@
-"""What a session transition asks of the world, as data: the shell performs it, in order."""
+"""What a session transition asks of the world, as data: the shell performs it, in order.
+
+Each effect is made once and performed once. They are plain (not frozen) dataclasses: a
+frozen one costs three times as much to define, and these are defined as the editor opens.
+"""
 
 from __future__ import annotations
 
@@ -23,46 +27,46 @@ class EditorView(Protocol):
     def edits(self) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Publish:
     """Tell the window the current state (``state_changed``), if it changed."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Say:
     message: UserMessage
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LoadEditor:
     """The editor text becomes ``doc.content`` (``task_loaded``); not an edit."""
 
     doc: TaskDoc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RestoreEditor:
     """The editor text becomes ``text`` (``text_restored``): the operator's own words back."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartRetry:
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StopRetry:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StopDraftTimers:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReadLocal:
     """Read the cached Task and the draft of ``agent_id``; the answer goes to ``local_read``."""
 
@@ -70,7 +74,7 @@ class ReadLocal:
     agent_id: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Fetch:
     """GET the live Task (conditional); the answer goes to ``fetched`` / ``fetch_failed``."""
 
@@ -78,14 +82,14 @@ class Fetch:
     agent_id: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SendPut:
     """PUT ``put.text``; the answer goes to ``put_done`` / ``put_failed``."""
 
     put: PutRecord
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckSave:
     """The answer to ``put`` was unreadable: read the live Task (``unreadable_checked``)."""
 
@@ -93,14 +97,14 @@ class CheckSave:
     problem: BadResponse
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CacheTask:
     """Keep ``doc`` as the offline copy."""
 
     doc: TaskDoc
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WriteDraft:
     agent_id: str
     text: str
@@ -108,7 +112,7 @@ class WriteDraft:
     agent_name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RemoveDraft:
     """Drop the draft only if it holds exactly ``confirmed_text`` (the store checks)."""
 
@@ -116,7 +120,7 @@ class RemoveDraft:
     confirmed_text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Replacement:
     """What the editor shows once its text is safe in local history."""
 
@@ -124,7 +128,7 @@ class Replacement:
     discarding: bool  # Discard (Undo can bring the text back), else Use theirs
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KeepInHistory:
     """Keep ``text`` in local history and drop the draft, in one store transaction.
 
@@ -142,7 +146,7 @@ class KeepInHistory:
     replacement: Replacement | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Then:
     """Run ``transition`` on the model as it is by then (after the effects before this one)."""
 
