@@ -106,7 +106,6 @@ class TaskSession(QObject):
         self._runner = runner
         self._server = server_key
         self._clock = clock
-        self._backoff = backoff or RetryBackoff()
         self._drafts = DraftKeeper(
             store=store,
             runner=runner,
@@ -125,7 +124,7 @@ class TaskSession(QObject):
         self._poll_timer.setInterval(poll_interval_ms)
         self._poll_timer.timeout.connect(self._on_poll)
 
-        self._model = SessionModel(backoff=self._backoff)
+        self._model = SessionModel(backoff=backoff or RetryBackoff())
         self._editor = _Editor(text_source)
         self._replacing = 0  # the session is replacing the editor text: not an edit
         self._last_state: SessionState | None = None
@@ -148,8 +147,7 @@ class TaskSession(QObject):
     def open(self, agent_id: str, agent_name: str = "") -> None:
         """Shows ``agent_id``'s Task: the cached copy at once if there is one, then fresh."""
         self.flush_draft()  # the previous agent's last keystrokes
-        backoff = self._backoff
-        self._run(lambda m, ed: reads.open_agent(m, ed, agent_id, agent_name, backoff))
+        self._run(lambda m, ed: reads.open_agent(m, ed, agent_id, agent_name))
         self._poll_timer.start()
 
     def note_edited(self) -> None:

@@ -11,7 +11,6 @@ from datetime import datetime
 from app.core.models import TaskDoc
 from app.desk import session_messages as say
 from app.desk.failures import failure_text
-from app.desk.retry_backoff import RetryBackoff
 from app.desk.session_effects import CacheTask, EditorView, ReadLocal, Step, StopRetry
 from app.desk.session_model import Reading, SessionModel, SessionPhase, iso
 from app.desk.session_state import DraftOffer
@@ -35,11 +34,9 @@ from app.desk.session_steps import (
 from app.store.records import Cached, Draft
 
 
-def open_agent(
-    m: SessionModel, ed: EditorView, agent_id: str, agent_name: str, backoff: RetryBackoff
-) -> Step:
+def open_agent(m: SessionModel, ed: EditorView, agent_id: str, agent_name: str) -> Step:
     """Shows ``agent_id``'s Task: the cached copy at once if there is one, then the live one."""
-    s = Step(SessionModel.opened(m.gen + 1, agent_id, agent_name, backoff))
+    s = Step(SessionModel.opened(m.gen + 1, agent_id, agent_name, m.backoff))
     s.do(StopRetry())
     s.publish()
     s.do(ReadLocal(s.model.gen, agent_id))

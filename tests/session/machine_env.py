@@ -82,11 +82,8 @@ def of(kind: type, effects: list[Effect]) -> list[Effect]:
 
 def opened_on(live: TaskDoc, editor: Editor, backoff: RetryBackoff | None = None) -> SessionModel:
     """A session that opened ``AGENT`` and heard the server answer with ``live``."""
-    model, _ = run(
-        SessionModel(),
-        lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer", backoff or RetryBackoff()),
-        editor,
-    )
+    start = SessionModel(backoff=backoff or RetryBackoff())
+    model, _ = run(start, lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer"), editor)
     model, _ = run(model, lambda m, ed: reads.local_read(m, ed, model.gen, None, None), editor)
     model, _ = run(model, lambda m, ed: reads.fetched(m, ed, model.gen, live, NOW), editor)
     return model

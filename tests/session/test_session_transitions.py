@@ -67,9 +67,7 @@ def saving(model: SessionModel, editor: Editor) -> tuple[SessionModel, PutRecord
 
 def test_open_reads_this_computer_then_the_server() -> None:
     editor = Editor()
-    model, effects = run(
-        SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, "", RetryBackoff()), editor
-    )
+    model, effects = run(SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, ""), editor)
     assert model.phase is Phase.IDLE and model.loading and model.agent_name == AGENT
     assert model.reading is Reading.OUT
     assert effects == [StopRetry(), Publish(), ReadLocal(1, AGENT), Fetch(1, AGENT), Publish()]
@@ -77,9 +75,7 @@ def test_open_reads_this_computer_then_the_server() -> None:
 
 def test_the_cached_copy_shows_at_once_but_is_not_called_saved() -> None:
     editor = Editor()
-    model, _ = run(
-        SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, "", RetryBackoff()), editor
-    )
+    model, _ = run(SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, ""), editor)
     cached = Cached(doc(3, "cached text"), NOW - timedelta(hours=1))
     model, effects = run(model, lambda m, ed: reads.local_read(m, ed, 1, cached, None), editor)
     assert editor.now == "cached text" and LoadEditor(cached.value) in effects
@@ -92,7 +88,7 @@ def test_a_draft_left_from_an_earlier_session_is_offered() -> None:
     editor = Editor()
     model, _ = run(
         SessionModel(),
-        lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer", RetryBackoff()),
+        lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer"),
         editor,
     )
     draft = Draft("server", AGENT, "Writer", "never saved", 2, NOW)
@@ -119,9 +115,7 @@ def test_answers_meant_for_an_earlier_agent_are_ignored() -> None:
 
 def test_the_server_away_on_open_is_said_once_the_cache_is_known() -> None:
     editor = Editor()
-    model, _ = run(
-        SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, "", RetryBackoff()), editor
-    )
+    model, _ = run(SessionModel(), lambda m, ed: reads.open_agent(m, ed, AGENT, ""), editor)
     model, effects = run(model, lambda m, ed: reads.fetch_failed(m, ed, 1, Offline()), editor)
     assert model.offline and said(effects) == []  # the words depend on the cache
     model, effects = run(model, lambda m, ed: reads.local_read(m, ed, 1, None, None), editor)
@@ -386,7 +380,7 @@ def test_a_recovered_draft_on_an_older_version_becomes_a_conflict() -> None:
     editor = Editor()
     model, _ = run(
         SessionModel(),
-        lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer", RetryBackoff()),
+        lambda m, ed: reads.open_agent(m, ed, AGENT, "Writer"),
         editor,
     )
     draft = Draft("server", AGENT, "Writer", "typed on v3", 3, NOW)
