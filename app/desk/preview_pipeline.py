@@ -32,6 +32,15 @@ class PreviewSource(Protocol):
     ) -> PreviewExpansion: ...
 
 
+class PreviewRender(Protocol):
+    """An expanded Task as sanitised preview HTML (``app.render.preview_html.render_preview``).
+
+    ``unchecked``: marker paths the app could not check, drawn as "not checked".
+    """
+
+    def __call__(self, expansion: Expansion, *, unchecked: frozenset[str]) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PreviewContext:
     """Whose preview: the org, the agent it is expanded as, and the Task's display path."""
@@ -74,7 +83,7 @@ class PreviewPipeline(QObject):
         runner: Runner,
         notes: PreviewSource,
         text_source: Callable[[], str],
-        render: Callable[..., str] = render_preview,  # (expansion, *, unchecked) -> HTML
+        render: PreviewRender = render_preview,
         debounce_ms: int = PREVIEW_DEBOUNCE_MS,
         parent: QObject | None = None,
     ) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Generic, Literal, Protocol, TypeVar, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -18,14 +19,46 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from app.core.user_message import MessageKey
+from app.desk.failures import describe_failure
+
+T = TypeVar("T")
+
 Lane = Literal["net", "disk"]
-Done = Callable[[Any], None]
-Failed = Callable[[BaseException], None]
+Failed = Callable[[BaseException], object]
+Outcome = tuple[bool, object]  # (True, the result) or (False, the exception)
 
 NET_THREADS = 4
 """Requests run side by side (a save, a remote check, a preview's note fetch)."""
 
 log = logging.getLogger(__name__)
+
+
+class _Delivery(Protocol):
+    def deliver(self, outcome: Outcome) -> None: ...
+
+
+@dataclass(slots=True)
+class _Callbacks(Generic[T]):
+    """One job's callbacks, typed by its function's result."""
+
+    on_done: Callable[[T], object]
+    on_error: Failed
+
+    def deliver(self, outcome: Outcome) -> None:
+        ok, value = outcome
+        if ok:
+            # The value is what this job's own ``fn: Callable[[], T]`` returned.
+            self.on_done(cast(T, value))
+        else:
+            self.on_error(cast(BaseException, value))
+
+
+def _run(fn: Callable[[], object]) -> Outcome:
+    try:
+        return (True, fn())
+    except BaseException as exc:  # every failure must reach a callback, never vanish
+        return (False, exc)
 
 
 class _Job(QRunnable):
@@ -36,20 +69,17 @@ class _Job(QRunnable):
     them are never destroyed on a pool thread.
     """
 
-    def __init__(self, runner: Runner, job_id: int, fn: Callable[[], Any]):
+    def __init__(self, runner: Runner, job_id: int, fn: Callable[[], object]) -> None:
         super().__init__()
         self.setAutoDelete(True)
         self._runner = runner
         self._id = job_id
-        self._fn: Callable[[], Any] | None = fn
+        self._fn: Callable[[], object] | None = fn
 
     def run(self) -> None:
         fn, self._fn = self._fn, None
         assert fn is not None
-        try:
-            outcome: tuple[bool, Any] = (True, fn())
-        except BaseException as exc:  # every failure must reach a callback, never vanish
-            outcome = (False, exc)
+        outcome = _run(fn)
         del fn
         self._runner._keep_outcome(self._id, outcome)
         del outcome
@@ -65,17 +95,23 @@ class Runner(QObject):
     runner lives in (the GUI thread) through a queued signal. Exactly one of them is called for
     every job, whatever ``fn`` raises.
 
+    Failures reach the operator by default: without an ``on_error`` the failure becomes a
+    ``describe_failure`` message on ``failed``, which the window shows. A caller that handles
+    failures itself passes its own ``on_error``.
+
     ``Runner(sync=True)`` runs each job inline and calls back at once: a deterministic mode for
     unit tests and the stateful property test.
     """
 
+    failed = Signal(object)  # UserMessage: a job without its own on_error failed
     _finished = Signal(int)  # a job id, emitted from pool threads
 
     def __init__(self, *, sync: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.sync = sync
-        self._jobs: dict[int, tuple[Callable[[], Any], Done, Failed]] = {}
-        self._outcomes: dict[int, tuple[bool, Any]] = {}
+        # The function stays here too: its captures are let go on this thread, not the pool's.
+        self._jobs: dict[int, tuple[Callable[[], object], _Delivery]] = {}
+        self._outcomes: dict[int, Outcome] = {}
         self._outcomes_lock = threading.Lock()
         self._next_id = 0
         self._closed = False
@@ -96,46 +132,50 @@ class Runner(QObject):
 
     def submit(
         self,
-        fn: Callable[[], Any],
+        fn: Callable[[], T],
         *,
-        on_done: Done,
-        on_error: Failed,
+        on_done: Callable[[T], object],
+        on_error: Failed | None = None,
         lane: Lane = "net",
+        doing: str = "",
+        key: MessageKey = MessageKey.NONE,
     ) -> None:
-        """Runs ``fn`` on ``lane``; exactly one of ``on_done``/``on_error`` follows."""
+        """Runs ``fn`` on ``lane``; exactly one of ``on_done``/``on_error`` follows.
+
+        Without ``on_error`` a failure is said on ``failed``, led by ``doing`` ("The versions
+        could not be compared") and filed under ``key``.
+        """
         if lane not in ("net", "disk"):
             raise ValueError(f"unknown lane {lane!r}")
         if self._closed:
             raise RuntimeError("the runner has been shut down")
+        if on_error is None:
+            on_error = self._say_failure(doing, key)
+        callbacks = _Callbacks(on_done, on_error)
         if self.sync:
-            self._run_inline(fn, on_done, on_error)
+            callbacks.deliver(_run(fn))
             return
         self._next_id += 1
-        self._jobs[self._next_id] = (fn, on_done, on_error)
+        self._jobs[self._next_id] = (fn, callbacks)
         pool = self._net if lane == "net" else self._disk
         pool.start(_Job(self, self._next_id, fn))
 
-    def _run_inline(self, fn: Callable[[], Any], on_done: Done, on_error: Failed) -> None:
-        try:
-            result = fn()
-        except BaseException as exc:
-            on_error(exc)
-        else:
-            on_done(result)
+    def _say_failure(self, doing: str, key: MessageKey) -> Failed:
+        def say(exc: BaseException) -> None:
+            self.failed.emit(describe_failure(exc, doing=doing, key=key))
 
-    def _keep_outcome(self, job_id: int, outcome: tuple[bool, Any]) -> None:
+        return say
+
+    def _keep_outcome(self, job_id: int, outcome: Outcome) -> None:
         with self._outcomes_lock:
             self._outcomes[job_id] = outcome
 
     @Slot(int)
     def _deliver(self, job_id: int) -> None:
         with self._outcomes_lock:
-            ok, value = self._outcomes.pop(job_id)
-        _, on_done, on_error = self._jobs.pop(job_id)
-        if ok:
-            on_done(value)
-        else:
-            on_error(value)
+            outcome = self._outcomes.pop(job_id)
+        _, callbacks = self._jobs.pop(job_id)
+        callbacks.deliver(outcome)
 
     def wait_idle(self, timeout_ms: int = 10_000) -> bool:
         """Waits until every job has run and its callback has been delivered.

@@ -19,11 +19,10 @@ from app.store import LocalStore
 _here = Path(__file__).resolve().parent
 
 
-def _env() -> Any:
-    """Loads session_env.py by path (importlib mode) so test modules can ``import`` it."""
-    name = "session_env"
+def _load(name: str) -> Any:
+    """Loads ``name``.py by path (importlib mode) so test modules can ``import`` it."""
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _here / "session_env.py")
+        spec = importlib.util.spec_from_file_location(name, _here / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
@@ -31,7 +30,8 @@ def _env() -> Any:
     return sys.modules[name]
 
 
-env = _env()
+env = _load("session_env")
+_load("machine_env")  # the pure transitions' test bench
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from app.client.errors import Offline
+from app.core.user_message import MessageKey, Severity, UserMessage
 from app.desk.runner import Runner
 
 
@@ -93,3 +95,48 @@ def test_shutdown_lets_queued_writes_land(qtbot: Any) -> None:
 def test_an_unknown_lane_is_refused(runner: Runner) -> None:
     with pytest.raises(ValueError, match="lane"):
         runner.submit(lambda: None, on_done=print, on_error=print, lane="gpu")  # type: ignore[arg-type]
+
+
+def test_a_failure_with_no_handler_of_its_own_is_said_to_the_operator(
+    qtbot: Any, runner: Runner
+) -> None:
+    def work() -> None:
+        raise Offline()
+
+    with qtbot.waitSignal(runner.failed, timeout=5000) as said:
+        runner.submit(work, on_done=pytest.fail, doing="The versions could not be compared")
+    message = said.args[0]
+    assert isinstance(message, UserMessage) and message.severity is Severity.ERROR
+    assert message.text == f"The versions could not be compared: {Offline().message}"
+    assert runner.is_idle()
+
+
+def test_an_unexpected_failure_is_said_plainly_and_logged_in_full(
+    qtbot: Any, runner: Runner, caplog: pytest.LogCaptureFixture
+) -> None:
+    def work() -> None:
+        raise KeyError("internal detail")
+
+    with qtbot.waitSignal(runner.failed, timeout=5000) as said:
+        runner.submit(work, on_done=pytest.fail, key=MessageKey.PREVIEW)
+    message = said.args[0]
+    assert message.key is MessageKey.PREVIEW
+    assert "internal detail" not in message.text and "KeyError" in message.text
+    assert any(r.exc_info and r.exc_info[0] is KeyError for r in caplog.records)
+
+
+def test_a_caller_with_its_own_handler_is_not_second_guessed(qtbot: Any, runner: Runner) -> None:
+    errors: list[BaseException] = []
+    said: list[object] = []
+    runner.failed.connect(said.append)
+    runner.submit(lambda: 1 / 0, on_done=pytest.fail, on_error=errors.append)
+    assert runner.wait_idle(5000)
+    assert len(errors) == 1 and said == []
+
+
+def test_sync_mode_says_failures_at_once(qtbot: Any) -> None:
+    runner = Runner(sync=True)
+    said: list[UserMessage] = []
+    runner.failed.connect(said.append)
+    runner.submit(lambda: 1 / 0, on_done=pytest.fail)
+    assert [m.severity for m in said] == [Severity.ERROR]

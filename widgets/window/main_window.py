@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.actions_.build_toolbar(toolbar)
         self.addToolBar(toolbar)
         self.messages = Messages(self, self.statusBar())
+        self.runner.failed.connect(self.messages.show)  # work with no failure handler of its own
         # What the server lacks beyond the spec, always in view while connected to it.
         self.features_label = QLabel()
         self.features_label.setObjectName("serverFeatures")
