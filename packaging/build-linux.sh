@@ -20,7 +20,7 @@ done
 [ -x "$python" ] || python3 -m venv .venv
 "$python" -m pip install -q --disable-pip-version-check -e '.[packaging]'
 
-"$python" -m PyInstaller --noconfirm --clean --log-level WARN \
+"$python" -m PyInstaller --noconfirm --log-level WARN \
   --distpath build/pyinstaller/dist --workpath build/pyinstaller/work packaging/taskdesk.spec
 
 version=$("$python" -c 'import app; print(app.version())')
