@@ -33,5 +33,4 @@ for size in $sizes; do
 done
 ln -sfn "$here/taskdesk" "$bin/taskdesk"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$data/applications" || true
-command -v gtk-update-icon-cache >/dev/null 2>&1 && gtk-update-icon-cache -q -t "$data/icons/hicolor" || true
 echo "Taskdesk is in your applications menu, and \`taskdesk\` is in $bin."
