@@ -11,6 +11,8 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
@@ -19,6 +21,14 @@ if TYPE_CHECKING:  # Qt only for the type checker: the command line must not loa
     from widgets.window.main_window import MainWindow
 
 CLI_FLAGS = ("--version", "-V")
+DESKTOP_ID = "io.github.taskdesk.Taskdesk"
+"""The desktop entry (packaging/linux/) and AppStream id the window belongs to."""
+ICON_FILES = (
+    "taskdesk-icon.svg",
+    "taskdesk-icon-48.png",
+    "taskdesk-icon-128.png",
+    "taskdesk-icon-256.png",
+)
 
 NO_DISPLAY_MESSAGE = (
     "taskdesk: no display to show a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
@@ -65,7 +75,6 @@ def _xcb_plugin_missing() -> str | None:
     """
     import ctypes
     from importlib.util import find_spec
-    from pathlib import Path
 
     spec = find_spec("PySide6")
     if spec is None or not spec.submodule_search_locations:
@@ -87,7 +96,29 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
         "`taskdesk serve --help`); --version prints the version.",
     )
     parser.add_argument("--server", metavar="URL", help="open the app on this server")
-    return parser.parse_args(list(args))
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="check an install: open the first agent's Task, check it is on screen, then "
+        "quit (exit 0 when it is, 1 with the reason when it isn't)",
+    )
+    parser.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        type=Path,
+        help="with --smoke: save a screenshot of the window once the Task is shown",
+    )
+    parser.add_argument(
+        "--smoke-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=90.0,
+        help="with --smoke: how long to wait for the Task (default 90)",
+    )
+    options = parser.parse_args(list(args))
+    if (options.screenshot is not None) and not options.smoke:
+        parser.error("--screenshot needs --smoke")
+    return options
 
 
 def setup_logging() -> str:
@@ -124,16 +155,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:
         print(problem, file=sys.stderr, flush=True)
         return 2
-    return run_window(options.server)
+    smoke = SmokeOptions(options.screenshot, options.smoke_timeout) if options.smoke else None
+    return run_window(options.server, smoke)
 
 
 def prepare_application(app: QApplication) -> None:
     """Names and the stylesheet: the same for the program, the screenshots and the benchmark."""
+    from PySide6.QtGui import QIcon
+
+    from app import version
     from app.core.resource_files import resource
 
     app.setApplicationName("Taskdesk")
     app.setOrganizationName("Taskdesk")
-    app.setDesktopFileName("taskdesk")
+    app.setApplicationVersion(version())
+    app.setDesktopFileName(DESKTOP_ID)  # the desktop entry's name: Wayland's app id
+    window_icon = QIcon()
+    for name in ICON_FILES:
+        path = resource(name)
+        if path.is_file():
+            window_icon.addFile(str(path))
+    app.setWindowIcon(window_icon)
     style = resource("style.qss")
     if style.is_file():
         app.setStyleSheet(style.read_text(encoding="utf-8"))
@@ -166,7 +208,15 @@ def launch_local_server_early(server_url: str | None) -> Any:
     return launch_if_local(data_dir())
 
 
-def run_window(server_url: str | None) -> int:
+@dataclass(frozen=True)
+class SmokeOptions:
+    """``--smoke``: quit once the first Task is shown (see widgets.smoke_check)."""
+
+    screenshot: Path | None = None
+    timeout_s: float = 90.0
+
+
+def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int:
     """Show the window at once; the server, the session and heavy modules follow it."""
     launch = launch_local_server_early(server_url)
     from PySide6.QtWidgets import QApplication
@@ -177,6 +227,10 @@ def run_window(server_url: str | None) -> int:
     window = open_window(app, server_url, launch)
     _quit_on_signals(app, window)
     _settle_garbage_collector(window)
+    if smoke is not None:
+        from widgets.smoke_check import SmokeCheck
+
+        SmokeCheck(app, window, screenshot=smoke.screenshot, timeout_s=smoke.timeout_s)
     code = app.exec()
     window.shutdown()
     return code

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
 
 from widgets.common.icons import IconName, icon
+from widgets.dialogs.about import open_about
 
 
 def _plain(label: str) -> str:
@@ -48,6 +49,9 @@ class WindowActions(QObject):
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
         if self.quit.shortcut().isEmpty():
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
+        self.about = self._action("&About Taskdesk", None)
+        self.about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu
+        self.about.triggered.connect(lambda: open_about(window))
         self.insert_note.setToolTip("Insert a note at the cursor as ![[display-path]]")
         self.insert_table.setToolTip("Insert a collection at the cursor as ![[display-path]]")
         self.discard.setToolTip("Drop the unsaved edits (Edit › Undo brings them back)")
@@ -105,6 +109,7 @@ class WindowActions(QObject):
         view_menu.addAction(self.edit)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
+        menu_bar.addMenu("&Help").addAction(self.about)
         self.insert_menu = insert_menu
 
     def build_toolbar(self, toolbar: QToolBar) -> None:
