@@ -48,6 +48,10 @@ class StoreDatabase:
         self.path = Path(path)
         self._local = threading.local()
         self._lock = threading.Lock()
+        # close() waits for statements in flight: closing a connection another thread is
+        # executing on can crash the sqlite3 module (seen as a segfault in a test).
+        self._idle = threading.Condition(self._lock)
+        self._active = 0
         self._connections: weakref.WeakSet[_ThreadConnection] = weakref.WeakSet()
         self._closed = False
         self._prepare_file()
@@ -101,10 +105,26 @@ class StoreDatabase:
         return held.conn
 
     @contextmanager
+    def _in_use(self) -> Iterator[None]:
+        """Marks a statement in flight, so close() waits for it to end."""
+        with self._lock:
+            if self._closed:
+                raise sqlite3.ProgrammingError("closed")
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if self._active == 0:
+                    self._idle.notify_all()
+
+    @contextmanager
     def reading(self, action: str) -> Iterator[sqlite3.Connection]:
         """A connection for reads (each statement sees a consistent snapshot)."""
         try:
-            yield self._connection()
+            with self._in_use():
+                yield self._connection()
         except StoreError:
             raise
         except SchemaTooNewError:
@@ -116,17 +136,19 @@ class StoreDatabase:
     def writing(self, action: str, *, still_safe: str = "") -> Iterator[sqlite3.Connection]:
         """One atomic write transaction: all of it lands, or none of it."""
         try:
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    # SQLite rolls back by itself on close; the first error is the one to report
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                raise
+            with self._in_use():
+                conn = self._connection()
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        # SQLite rolls back by itself on close; the first error is the one to
+                        # report
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.execute("ROLLBACK")
+                    raise
         except StoreError:
             raise
         except SchemaTooNewError:
@@ -138,6 +160,9 @@ class StoreDatabase:
         """Close every thread's connection; later calls raise StoreError (closed)."""
         with self._lock:
             self._closed = True
+            # A statement in flight finishes first (bounded: a busy database answers within
+            # its busy timeout).
+            self._idle.wait_for(lambda: self._active == 0, timeout=2 * BUSY_TIMEOUT_MS / 1000)
             held = list(self._connections)
         for one in held:
             one.conn.close()
