@@ -44,7 +44,7 @@ from widgets.editor.find_bar import FindBar
 from widgets.editor.highlighter import EmbedVerdict
 from widgets.editor.insert_picker import InsertPickerDialog
 from widgets.editor.task_editor import TaskEditor
-from widgets.preview.preview_pane import PreviewPanel
+from widgets.preview.preview_panel import PreviewPanel
 from widgets.preview.size_meters import SizeMeters
 from widgets.versions.versions_panel import VersionsPanel
 from widgets.window.actions import WindowActions
@@ -130,7 +130,7 @@ class TaskTab(QWidget):
         edit_layout.setSpacing(0)
         edit_layout.addWidget(self.editor, 1)
         edit_layout.addWidget(self.find_bar)
-        self.preview = PreviewPanel()
+        self.preview = PreviewPanel(runner=runner)
         self.modes = QStackedWidget()
         self.modes.addWidget(self.preview)
         self.modes.addWidget(edit_page)
