@@ -45,11 +45,9 @@ class TaskTab(QWidget):
     the tab finds out (the org id, ETags, note text) goes to the connection, and
     ``features_changed`` fires.
 
-    Its parts: ``work_area`` (Edit, Preview, versions), ``live_preview``, ``links`` (an
-    embedded note's preview, a web link), ``conflict_flow`` (compare with theirs, Use
-    theirs), ``version_flow`` (compare with a version, restore one) and ``insert_dialogs``
-    (Insert picker, local history). Each keeps the dialog it has open, so tests can press
-    its buttons.
+    Its parts: ``work_area``, ``live_preview``, ``links`` (a note's preview, a web link),
+    ``conflict_flow``, ``version_flow`` and ``insert_dialogs``. Each keeps the dialog it
+    has open, so tests can press its buttons.
     """
 
     agent_shown = Signal(str)  # the agent's Task is on screen
