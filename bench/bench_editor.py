@@ -42,10 +42,11 @@ from app.core.expander import (
 )
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.core.models import AccessEntry, OrgFile, Reader
+from app.desk.runner import Runner
 from app.render import PreviewRenderer
 from widgets.editor.highlighter import EmbedVerdict
 from widgets.editor.task_editor import TaskEditor
-from widgets.preview.preview_pane import PreviewPanel
+from widgets.preview.preview_panel import PreviewPanel
 
 ORG = "o_bench"
 READER = Reader("a_bench", "guild_bench")
@@ -310,7 +311,8 @@ def main() -> int:
     window = QWidget()
     layout = QHBoxLayout(window)
     editor = TaskEditor()
-    panel = PreviewPanel()
+    runner = Runner()  # large previews are laid out off the GUI thread, as in the window
+    panel = PreviewPanel(runner=runner)
     layout.addWidget(editor)
     layout.addWidget(panel)
     window.resize(1600, 800)
@@ -331,6 +333,7 @@ def main() -> int:
     base_stall = max(base_stalls)
     base_over_16 = sum(g > 0.016 for g in base_stalls)
     live.close()
+    runner.shutdown()
 
     print(
         f"\n2. Typing {len(live_latency)} keys in {BURSTS} bursts, preview debounced "

@@ -65,6 +65,16 @@ class SideBySide:
         """Old lines removed plus new lines added: what "as small as" is measured in."""
         return sum(c.changed_lines for c in self.changes)
 
+    @property
+    def removed_lines(self) -> int:
+        """Lines of the old text that the new one drops or replaces."""
+        return sum(c.old_end - c.old_start for c in self.changes)
+
+    @property
+    def added_lines(self) -> int:
+        """Lines of the new text that take their place or are new."""
+        return sum(c.new_end - c.new_start for c in self.changes)
+
     def next_change(self, row: int) -> int | None:
         """Index (into ``changes``) of the first change starting after display row ``row``."""
         for index, chunk in enumerate(self.changes):

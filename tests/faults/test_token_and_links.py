@@ -312,8 +312,8 @@ def test_preview_links_open_only_web_addresses_after_the_dialog(
     # A web link: the dialog shows the whole address; nothing opens before the operator says.
     position = next(p for h, p in _anchors(pane) if h == SAFE_URL)
     _click_at(qtbot, pane, position)
-    qtbot.waitUntil(lambda: tab.link_dialog is not None, timeout=TIMEOUT_MS)
-    dialog = tab.link_dialog
+    qtbot.waitUntil(lambda: tab.links.link_dialog is not None, timeout=TIMEOUT_MS)
+    dialog = tab.links.link_dialog
     assert dialog is not None
     assert dialog.address_label.text() == SAFE_URL
     assert open_requests.opened == []
@@ -322,8 +322,8 @@ def test_preview_links_open_only_web_addresses_after_the_dialog(
 
     # Cancel opens nothing.
     _click_at(qtbot, pane, position)
-    qtbot.waitUntil(lambda: tab.link_dialog is not None, timeout=TIMEOUT_MS)
-    cancelled = tab.link_dialog
+    qtbot.waitUntil(lambda: tab.links.link_dialog is not None, timeout=TIMEOUT_MS)
+    cancelled = tab.links.link_dialog
     assert cancelled is not None
     cancelled.cancel_button.click()
     assert open_requests.opened == [SAFE_URL]
@@ -332,7 +332,7 @@ def test_preview_links_open_only_web_addresses_after_the_dialog(
     for url in ("javascript:alert(1)", "file:///etc/passwd", "JavaScript:alert(2)"):
         shown = len(desk.window.messages.history)
         pane.anchorClicked.emit(QUrl(url))
-        assert tab.link_dialog is None
+        assert tab.links.link_dialog is None
         said = [t for t, _ in desk.window.messages.history[shown:]]
         assert any("never opened" in t for t in said), said
     assert open_requests.opened == [SAFE_URL]

@@ -176,10 +176,12 @@ class RestoreVersion(Operation):
         desk.window.actions_.versions.setChecked(True)
         self.old = desk.live
         desk.tab.versions.restore_requested.emit(RESTORED)
-        qtbot.waitUntil(lambda: desk.tab.restore_dialog is not None, timeout=TIMEOUT_MS)
+        qtbot.waitUntil(
+            lambda: desk.tab.version_flow.restore_dialog is not None, timeout=TIMEOUT_MS
+        )
 
     def trigger(self, qtbot, desk: Desk) -> None:
-        dialog = desk.tab.restore_dialog
+        dialog = desk.tab.version_flow.restore_dialog
         assert dialog is not None
         dialog.restore_button.click()
 
@@ -242,7 +244,7 @@ class PreviewNotes(WhileEditing):
         )
         super().prepare(qtbot, desk)
         qtbot.waitUntil(lambda: desk.tab.last_preview is not None, timeout=TIMEOUT_MS)
-        pipeline = desk.tab.pipeline
+        pipeline = desk.tab.live_preview.pipeline
         assert pipeline is not None
         qtbot.waitUntil(lambda: not pipeline.busy, timeout=TIMEOUT_MS)
 

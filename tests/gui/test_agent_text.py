@@ -59,7 +59,7 @@ def test_agent_text_equals_taskdesk_expand(
 
 
 def test_editor_marks_each_embed_by_what_the_run_makes_of_it(qtbot, window: MainWindow) -> None:
-    from widgets.task.task_tab import embed_verdicts
+    from app.core.embed_verdicts import embed_verdicts
 
     tab = window.task_tab
     qtbot.waitUntil(lambda: tab.last_preview is not None, timeout=TIMEOUT)

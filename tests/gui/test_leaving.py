@@ -77,7 +77,7 @@ def test_restoring_a_version_asks_about_unsaved_edits_first(qtbot, window: MainW
     panel.restore_button.click()
     assert window.leave_dialog is not None, "unsaved edits: ask before restoring"
     window.leave_dialog.cancel_button.click()
-    assert window.task_tab.restore_dialog is None
+    assert window.task_tab.version_flow.restore_dialog is None
     assert window.task_tab.editor.text() == mine
 
 

@@ -23,7 +23,7 @@ def test_discarded_text_can_be_found_and_inserted_back(qtbot, window: MainWindow
 
     assert window.actions_.local_history.isEnabled()
     window.actions_.local_history.trigger()
-    dialog = tab.history_dialog
+    dialog = tab.insert_dialogs.history_dialog
     assert isinstance(dialog, LocalHistoryDialog) and dialog.isVisible()
     qtbot.waitUntil(lambda: dialog.state == "ready", timeout=TIMEOUT)
     newest = dialog.model.entry_at(0)
@@ -33,7 +33,7 @@ def test_discarded_text_can_be_found_and_inserted_back(qtbot, window: MainWindow
 
     tab.editor.moveCursor(QTextCursor.MoveOperation.Start)
     dialog.insert_button.click()
-    assert tab.history_dialog is None and not dialog.isVisible()
+    assert tab.insert_dialogs.history_dialog is None and not dialog.isVisible()
     assert tab.modes.currentWidget() is not tab.preview  # the insert is seen in Edit
     assert tab.editor.text() == mine + original  # at the cursor, nothing overwritten
     assert tab.has_unsaved()

@@ -146,9 +146,9 @@ def test_the_preview_says_it_cannot_inline_notes(qtbot, make_window, spec_only: 
     # With no guild known, the server's embed check is skipped, and the status line says so.
     assert "embed check" in window.features_label.text()
 
-    tab.on_embed_clicked(STYLE_GUIDE)
-    qtbot.waitUntil(lambda: tab.note_dialog is not None, timeout=TIMEOUT)
-    dialog = tab.note_dialog
+    tab.links.on_embed_clicked(STYLE_GUIDE)
+    qtbot.waitUntil(lambda: tab.links.note_dialog is not None, timeout=TIMEOUT)
+    dialog = tab.links.note_dialog
     assert "doesn't share note text" in dialog.unreachable_label.text()
     assert dialog.path_label.text() == STYLE_GUIDE
     no_traceback(window)

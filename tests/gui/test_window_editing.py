@@ -72,7 +72,7 @@ def _conflict(qtbot, window: MainWindow, bob: TaskdeskClient) -> tuple[str, str]
 def test_conflict_compare_shows_their_text_beside_mine(qtbot, window: MainWindow, bob) -> None:
     theirs, mine = _conflict(qtbot, window, bob)
     window.task_tab.conflict_banner.compare_button.click()
-    dialog = window.task_tab.compare_dialog
+    dialog = window.task_tab.conflict_flow.compare_dialog
     assert dialog is not None and dialog.isVisible()
     qtbot.waitUntil(lambda: "Bob's rule." in dialog.diff_view.old_text, timeout=TIMEOUT)
     assert "Ann's rule." in dialog.diff_view.new_text
@@ -97,13 +97,13 @@ def test_conflict_keep_mine_saves_my_text_over_theirs(qtbot, window: MainWindow,
 def test_conflict_use_theirs_asks_then_loads_their_text(qtbot, window: MainWindow, bob) -> None:
     theirs, mine = _conflict(qtbot, window, bob)
     window.task_tab.conflict_banner.use_theirs_button.click()
-    dialog = window.task_tab.confirm_dialog
+    dialog = window.task_tab.conflict_flow.confirm_dialog
     assert dialog is not None, "Use theirs drops my edits: it must ask first"
     dialog.cancel_button.click()
     assert window.task_tab.editor.text() == mine  # Cancel keeps everything
     assert window.task_tab.conflict_banner.isVisible()
     window.task_tab.conflict_banner.use_theirs_button.click()
-    window.task_tab.confirm_dialog.confirm_button.click()
+    window.task_tab.conflict_flow.confirm_dialog.confirm_button.click()
     qtbot.waitUntil(lambda: window.task_tab.editor.text() == theirs, timeout=TIMEOUT)
     assert not window.task_tab.conflict_banner.isVisible()
     assert not window.task_tab.has_unsaved()
@@ -119,8 +119,10 @@ def test_restore_a_version_after_seeing_the_change(qtbot, window: MainWindow, bo
     assert panel.isVisible()
     panel.select_version(older.version)
     panel.restore_button.click()
-    qtbot.waitUntil(lambda: window.task_tab.restore_dialog is not None, timeout=TIMEOUT)
-    dialog = window.task_tab.restore_dialog
+    qtbot.waitUntil(
+        lambda: window.task_tab.version_flow.restore_dialog is not None, timeout=TIMEOUT
+    )
+    dialog = window.task_tab.version_flow.restore_dialog
     assert "removed" in dialog.summary_label.text() or "added" in dialog.summary_label.text()
     dialog.restore_button.click()
     qtbot.waitUntil(lambda: bob.get_task("a_scout").version == live.version + 1, timeout=TIMEOUT)
@@ -143,7 +145,7 @@ def test_insert_note_and_table_at_the_cursor(qtbot, window: MainWindow, action, 
     tab.set_mode_edit(True)
     tab.editor.moveCursor(QTextCursor.MoveOperation.Start)
     getattr(window.actions_, action).trigger()
-    picker = tab.picker
+    picker = tab.insert_dialogs.picker
     assert picker is not None and picker.isVisible()
     assert tab.modes.currentWidget() is not tab.preview  # inserting happens in Edit
     qtbot.keyClicks(picker.search_field, path)

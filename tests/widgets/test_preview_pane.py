@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,17 +11,21 @@ from PySide6.QtGui import QColor, QImage, QTextDocument
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.desk.runner import Runner
 from app.render.links import embed_url
-from widgets.preview.preview_pane import (
-    InertDocument,
-    PreviewPane,
-    PreviewPanel,
-    fill_in_chunks,
-    inert_resource,
-    split_top_level_html,
-)
+from widgets.preview.preview_document import InertDocument, fill_in_chunks, inert_resource
+from widgets.preview.preview_pane import PreviewPane
+from widgets.preview.preview_panel import PreviewPanel
 
 IMAGE = QTextDocument.ResourceType.ImageResource
+
+
+@pytest.fixture
+def runner(qtbot: QtBot) -> Iterator[Runner]:
+    """The one way the preview's large documents are built off the GUI thread."""
+    worker = Runner()
+    yield worker
+    assert worker.shutdown(), "a preview build outlived the test"
 
 
 @pytest.fixture
@@ -83,8 +88,10 @@ def tmp_css(png: Path) -> Path:
     return css
 
 
-def test_large_html_is_parsed_off_thread_and_still_loads_nothing(qtbot: QtBot, png: Path) -> None:
-    pane = PreviewPane(threaded_from_chars=10)
+def test_large_html_is_parsed_off_thread_and_still_loads_nothing(
+    qtbot: QtBot, runner: Runner, png: Path
+) -> None:
+    pane = PreviewPane(runner=runner, threaded_from_chars=10)
     qtbot.addWidget(pane)
     pane.show()
     html = f'<p>Big</p><img src="{QUrl.fromLocalFile(str(png)).toString()}">'
@@ -98,8 +105,8 @@ def test_large_html_is_parsed_off_thread_and_still_loads_nothing(qtbot: QtBot, p
     pane.wait_for_builds()
 
 
-def test_only_the_newest_of_overlapping_builds_is_shown(qtbot: QtBot) -> None:
-    pane = PreviewPane(threaded_from_chars=10)
+def test_only_the_newest_of_overlapping_builds_is_shown(qtbot: QtBot, runner: Runner) -> None:
+    pane = PreviewPane(runner=runner, threaded_from_chars=10)
     qtbot.addWidget(pane)
     pane.show()
     pane.show_html("<p>first version</p>")
@@ -107,6 +114,28 @@ def test_only_the_newest_of_overlapping_builds_is_shown(qtbot: QtBot) -> None:
         pane.show_html("<p>second version</p>")
     pane.wait_for_builds()
     assert pane.toPlainText() == "second version"
+
+
+def test_large_html_leaves_the_gui_thread_only_through_the_runner(
+    qtbot: QtBot, runner: Runner
+) -> None:
+    pane = PreviewPane(runner=runner, threaded_from_chars=10)
+    qtbot.addWidget(pane)
+    pane.show()
+    with qtbot.waitSignal(pane.html_shown):
+        pane.show_html("<p>built in a worker</p>")
+        assert runner.pending == 1  # the build is the runner's job, not the pane's own thread
+        assert pane.toPlainText() == ""
+    assert pane.toPlainText() == "built in a worker"
+
+
+def test_without_a_runner_large_html_is_shown_at_once(qtbot: QtBot) -> None:
+    pane = PreviewPane(threaded_from_chars=10)  # a note's small preview: no worker at all
+    qtbot.addWidget(pane)
+    pane.show()
+    with qtbot.waitSignal(pane.html_shown, timeout=0):
+        pane.show_html("<p>at once</p>")
+    assert pane.toPlainText() == "at once"
 
 
 def test_show_html_keeps_the_scroll_position(pane: PreviewPane) -> None:
@@ -235,27 +264,6 @@ def _signature(document: QTextDocument) -> list[tuple[object, ...]]:
     return rows
 
 
-def test_split_cuts_only_between_top_level_blocks(qapp: QApplication) -> None:
-    html = _preview_html()
-    pieces = split_top_level_html(html, 2_000)
-    assert len(pieces) > 10
-    assert "".join(pieces) == html
-    for piece in pieces[:-1]:
-        assert piece.rstrip().endswith(
-            (
-                "</p>",
-                "</ul>",
-                "</ol>",
-                "</pre>",
-                "</table>",
-                "</blockquote>",
-                "</h2>",
-                "</h1>",
-                "</div>",
-            )
-        )
-
-
 def test_slices_build_the_same_document_as_set_html(qapp: QApplication) -> None:
     html = _preview_html()
     whole = QTextDocument()
@@ -272,8 +280,8 @@ def _edited(html: str, old: str, new: str) -> str:
 
 
 @pytest.mark.parametrize("threaded", [False, True])
-def test_a_small_change_is_patched_in_place(qtbot: QtBot, threaded: bool) -> None:
-    pane = PreviewPane(threaded_from_chars=10 if threaded else 10**9)
+def test_a_small_change_is_patched_in_place(qtbot: QtBot, runner: Runner, threaded: bool) -> None:
+    pane = PreviewPane(runner=runner, threaded_from_chars=10 if threaded else 10**9)
     qtbot.addWidget(pane)
     pane.resize(500, 300)
     pane.show()

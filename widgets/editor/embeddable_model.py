@@ -8,6 +8,7 @@ from typing import Literal
 from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -28,8 +29,8 @@ AnyIndex = QModelIndex | QPersistentModelIndex
 class EmbeddableModel(QAbstractListModel):
     """One row per ``EmbeddableNote``; the title is shown, the path is in PATH_ROLE."""
 
-    def __init__(self, notes: Iterable[EmbeddableNote] = (), parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, notes: Iterable[EmbeddableNote] = (), parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._notes: list[EmbeddableNote] = list(notes)
 
     def set_notes(self, notes: Iterable[EmbeddableNote]) -> None:
@@ -69,8 +70,8 @@ class EmbeddableModel(QAbstractListModel):
 class EmbeddableFilterProxy(QSortFilterProxyModel):
     """Keeps the rows of one kind whose title, path or level holds every search word."""
 
-    def __init__(self, parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._words: tuple[str, ...] = ()
         self._kind: Literal["note", "collection"] | None = None
 

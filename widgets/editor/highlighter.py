@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Literal
 
 from PySide6.QtGui import (
     QColor,
@@ -15,9 +14,8 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
+from app.core.embed_verdicts import EmbedVerdict
 from app.core.expander import EMBED_RE, embed_path
-
-EmbedVerdict = Literal["inlined", "collection", "unreachable", "repeat"]
 
 _IN_FENCE = 1
 """Block state: the block is inside a fenced code block."""

@@ -95,6 +95,6 @@ class NotePreviewDialog(QDialog):
         self.unreachable_label.setVisible(not self.reachable)
         self.browser.setVisible(self.reachable)
         if html is not None:
-            # Notes are small; parse at once so the dialog opens complete.
-            self.browser.threaded_from_chars = max(self.browser.threaded_from_chars, len(html) + 1)
+            # Notes are small: the pane has no runner, so it parses at once and the dialog
+            # opens complete.
             self.browser.show_html(html)

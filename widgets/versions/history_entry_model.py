@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.core.limits import utf8_len
 from app.store.records import HistoryEntry
@@ -41,8 +41,8 @@ def entry_detail(entry: HistoryEntry, now: datetime) -> str:
 class HistoryEntryModel(QAbstractListModel):
     """Rows are ``HistoryEntry`` values in the order given (the store hands them newest first)."""
 
-    def __init__(self, parent: object = None, *, clock: Clock | None = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, parent: QObject | None = None, *, clock: Clock | None = None) -> None:
+        super().__init__(parent)
         self._entries: list[HistoryEntry] = []
         self._clock: Clock = clock or (lambda: datetime.now(UTC))
 

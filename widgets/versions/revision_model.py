@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.core.models import TaskDoc
 from widgets.common.icons import icon
@@ -64,8 +64,8 @@ def rows_of(doc: TaskDoc) -> list[RevisionRow]:
 class RevisionModel(QAbstractListModel):
     """Row 0 is the live version; then every earlier one, newest first."""
 
-    def __init__(self, parent: object = None, *, clock: Clock | None = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, parent: QObject | None = None, *, clock: Clock | None = None) -> None:
+        super().__init__(parent)
         self._rows: list[RevisionRow] = []
         self._clock: Clock = clock or (lambda: datetime.now(UTC))
 

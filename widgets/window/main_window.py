@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
@@ -24,22 +25,25 @@ from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
+from widgets.window.start_up import StartUp
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
+    from app.connect.connection import Connection
+    from app.connect.credentials import TokenStore
+    from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
     from widgets.task.task_tab import TaskTab
 
 log = logging.getLogger(__name__)
 
 APP_NAME = "Taskdesk"
-FIRST_PAINT_FALLBACK_MS = 250
 
 
 class MainWindow(QMainWindow):
     """Taskdesk's window. ``start()`` connects (off the GUI thread) after the first paint.
 
     ``connected`` fires once agents are listed; ``agent_opened(agent_id)`` once a Task is
-    on screen. Dialogs it opens are kept (``leave_dialog``, ``connect_dialog``) so tests can
-    press their buttons.
+    on screen. Start-up and signing in are ``start_up``'s. Dialogs it opens are kept
+    (``leave_dialog``, ``connect_dialog``) so tests can press their buttons.
     """
 
     connected = Signal()
@@ -58,17 +62,10 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
         self.log_path = log_path
         self.runner = runner or Runner(parent=self)
-        self._data_dir = data_dir
-        self.connection: Any = None  # app.connect.connection.Connection once connected
-        self.tokens: Any = None  # app.connect.credentials.TokenStore for this session
-        self.embedded: Any = None  # app.connect.embedded.EmbeddedServer when serving locally
+        self.connection: Connection | None = None
         self.leave_dialog: ConfirmLeaveDialog | None = None
-        self.connect_dialog: ConnectDialog | None = None
         self._closing_confirmed = False
-        self._start_pending = False
         self._shut_down = False
-        self._start_url: str | None = None
-        self._start_launch: Any = None
         self._guilds: list[Guild] = []
 
         self.actions_ = WindowActions(self)
@@ -100,6 +97,19 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([240, 1040])
         self.setCentralWidget(self.splitter)
 
+        self.start_up = StartUp(
+            self.runner,
+            self,
+            self.messages,
+            self.sidebar,
+            lambda: self.connection.store if self.connection is not None else None,
+            data_dir,
+        )
+        # The editor stack is built on the GUI thread while the server starts.
+        self.start_up.starting.connect(lambda: QTimer.singleShot(0, lambda: self.task_tab))
+        self.start_up.token_needed.connect(self.on_connect_requested)
+        self.start_up.connected.connect(self._on_connected)
+
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
@@ -127,78 +137,39 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ start-up
 
-    def start_after_first_paint(self, server_url: str | None, launch: Any = None) -> None:
-        """``start`` once the window is on screen, so nothing delays the first paint.
+    @property
+    def tokens(self) -> TokenStore | None:
+        """The session's token store, once start-up has opened it."""
+        return self.start_up.tokens
 
-        A zero timer would run before the paint event; the paint itself (or, where the
-        platform sends none, a short fallback timer) triggers the start instead.
-        """
-        self._start_url = server_url
-        self._start_launch = launch
-        self._start_pending = True
-        QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, self._start_once)
+    @property
+    def embedded(self) -> EmbeddedServer | None:
+        """The local workspace's server, while the window serves it."""
+        return self.start_up.embedded
+
+    @property
+    def connect_dialog(self) -> ConnectDialog | None:
+        return self.start_up.connect_dialog
+
+    def start_after_first_paint(
+        self, server_url: str | None, launch: EmbeddedLaunch | None = None
+    ) -> None:
+        """``start`` once the window is on screen, so nothing delays the first paint."""
+        self.start_up.start_after_first_paint(server_url, launch)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if self._start_pending:
-            QTimer.singleShot(0, self._start_once)
+        self.start_up.on_painted()
 
-    def _start_once(self) -> None:
-        if self._start_pending:
-            self._start_pending = False
-            self.start(self._start_url, self._start_launch)
-
-    def start(self, server_url: str | None = None, launch: Any = None) -> None:
-        """Connect to ``server_url``, else the remembered server, else the embedded default.
-
-        The server starts off the GUI thread while the editor area is built on it.
-        """
-        from app.connect.connection import begin
-        from app.connect.paths import data_dir
-
-        folder = self._data_dir or data_dir()
-        self.sidebar.set_empty_text("Starting…")
-        self.runner.submit(
-            lambda: begin(server_url, folder, launch),
-            on_done=self._on_begun,
-            on_error=self._on_start_failed,
-        )
-        QTimer.singleShot(0, lambda: self.task_tab)  # the editor stack, while the server starts
-
-    def _on_begun(self, outcome: Any) -> None:
-        self.tokens = outcome.tokens
-        if outcome.connection is not None:
-            self.embedded = outcome.embedded
-            self._on_connected(outcome.connection)
-        elif outcome.plan.token is None:
-            self.on_connect_requested(outcome.plan.url)
-        else:
-            self.connect_to(ConnectRequest(outcome.plan.url, outcome.plan.token, remember=False))
+    def start(self, server_url: str | None = None, launch: EmbeddedLaunch | None = None) -> None:
+        """Connect to ``server_url``, else the remembered server, else the embedded default."""
+        self.start_up.start(server_url, launch)
 
     def connect_to(self, request: ConnectRequest, *, local: bool = False) -> None:
         """Sign in to a server (off the GUI thread); on success list its agents."""
-        from app.connect.connection import open_connection
+        self.start_up.connect_to(request, local=local)
 
-        self.statusBar().showMessage(f"Connecting to {request.url}…")
-        store = self.connection.store if self.connection is not None else None
-        self.runner.submit(
-            lambda: open_connection(
-                request.url,
-                request.token,
-                tokens=self.tokens,
-                store=store,
-                remember=request.remember,
-                local=local,
-            ),
-            on_done=self._on_connected,
-            on_error=self._on_connect_failed,
-        )
-
-    def _on_connected(self, connection: Any) -> None:
-        self.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
-        if self.connect_dialog is not None:
-            self.connect_dialog.accept()  # the server took the token: the dialog is done
-            self.connect_dialog = None
+    def _on_connected(self, connection: Connection) -> None:
         if self.connection is not None and self.connection is not connection:
             self.connection.close()
         self.connection = connection
@@ -235,18 +206,6 @@ class MainWindow(QMainWindow):
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
 
-    def _on_start_failed(self, exc: BaseException) -> None:
-        self.sidebar.set_empty_text("No workspace is open.")
-        self.messages.error(failure_text(exc))
-
-    def _on_connect_failed(self, exc: BaseException) -> None:
-        self.sidebar.set_empty_text("Not connected. Use File › Connect to server….")
-        text = failure_text(exc)
-        if self.connect_dialog is not None and self.connect_dialog.isVisible():
-            self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
-        else:
-            self.messages.error(text)
-
     def refresh_embed_status(self) -> None:
         """Mark agents whose Task embeds files they can't reach (one request per guild)."""
         if self.connection is None:
@@ -254,7 +213,7 @@ class MainWindow(QMainWindow):
         client = self.connection.client
         for gid in self.connection.guild_ids():
             self.runner.submit(
-                lambda gid=gid: client.embed_status(gid),  # type: ignore[misc]
+                partial(client.embed_status, gid),
                 on_done=self._on_embed_status,
                 on_error=self._on_embed_status_failed,
             )
@@ -344,28 +303,11 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ connecting
 
     def on_connect_requested(self, url: str = "") -> None:
-        """Ask for a server and token; the keyring is probed off the GUI thread first."""
-        from app.connect.connection import keyring_available, token_store
-
+        """Ask for a server and token (the Connect dialog), after any unsaved edits."""
         current = url or (
             self.connection.url if self.connection and not self.connection.local else ""
         )
-        tokens = self.tokens
-
-        def probe() -> tuple[Any, bool]:
-            return (tokens if tokens is not None else token_store(None)), keyring_available()
-
-        def show_dialog(found: tuple[Any, bool]) -> None:
-            self.tokens, has_keyring = found
-            dialog = ConnectDialog(current, keyring_available=has_keyring, parent=self)
-            self.connect_dialog = dialog
-            dialog.submitted.connect(self.connect_to)
-            dialog.open()
-
-        self.ask_before_leaving(
-            "connect to another server",
-            lambda: self.runner.submit(probe, on_done=show_dialog, on_error=self._on_start_failed),
-        )
+        self.ask_before_leaving("connect to another server", lambda: self.start_up.ask(current))
 
     # ------------------------------------------------------------------ leaving
 
@@ -405,7 +347,8 @@ class MainWindow(QMainWindow):
 
     def secrets(self) -> list[str]:
         """Tokens in use, so logs can scrub them."""
-        found = [self.embedded.token] if self.embedded is not None else []
+        embedded = self.start_up.embedded
+        found = [embedded.token] if embedded is not None else []
         if self.connection is not None:
             found.append(self.connection.token)
         return found
@@ -415,14 +358,10 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self._shut_down = True
-        if self._start_pending and self._start_launch is not None:
-            self._start_pending = False
-            self._start_launch.cancel()  # closed before it started: no server left behind
+        self.start_up.cancel()  # closed before it started: no server left behind
         if self._task_tab is not None:
             self._task_tab.shutdown()
         self.runner.shutdown(5_000)
         if self.connection is not None:
             self.connection.close()
-        if self.embedded is not None:
-            self.embedded.stop()
-            self.embedded = None
+        self.start_up.stop_embedded()

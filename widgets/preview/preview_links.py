@@ -1,0 +1,75 @@
+"""Where a click in a preview goes: an embed opens its note, a web link asks first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QUrl
+from PySide6.QtWidgets import QWidget
+
+from app.desk.note_loader import NO_NOTE_TEXT, NoteView, load_note_view
+from app.desk.runner import Runner
+from widgets.dialogs.confirm import OpenLinkDialog
+
+if TYPE_CHECKING:
+    from app.connect.connection import Connection
+    from widgets.preview.note_preview import NotePreviewDialog
+
+
+class PreviewLinks(QObject):
+    """Opens an embedded note's preview (fetched on the runner) or a web link (after asking).
+
+    The dialog on screen is kept (``note_dialog``, ``link_dialog``) so tests can press its
+    buttons. ``broken_paths`` names the embeds the open agent can't reach.
+    """
+
+    def __init__(
+        self, runner: Runner, owner: QWidget, broken_paths: Callable[[], Collection[str]]
+    ) -> None:
+        super().__init__(owner)
+        self._runner = runner
+        self._owner = owner  # the dialogs' parent
+        self._broken_paths = broken_paths
+        self.connection: Connection | None = None
+        self.link_dialog: OpenLinkDialog | None = None
+        self.note_dialog: NotePreviewDialog | None = None
+
+    def on_external_link(self, url: str) -> None:
+        """A link out of Taskdesk: show the full address, open only when the operator says."""
+        from PySide6.QtGui import QDesktopServices
+
+        dialog = OpenLinkDialog(url, self._owner)
+        self.link_dialog = dialog
+        dialog.accepted.connect(lambda: QDesktopServices.openUrl(QUrl(url)))
+        dialog.finished.connect(lambda _: setattr(self, "link_dialog", None))
+        dialog.open()
+
+    def on_embed_clicked(self, path: str) -> None:
+        """Preview the embedded note (fetched and rendered off the GUI thread)."""
+        connection = self.connection
+        if connection is None:
+            return
+        if connection.features.note_text is False:
+            self.show_note(NoteView.unavailable(path, NO_NOTE_TEXT))
+            return
+        broken = set(self._broken_paths())
+        load_note_view(self._runner, connection.client, path, broken, self.show_note)
+
+    def show_note(self, view: NoteView) -> None:
+        from widgets.preview.note_preview import NotePreviewDialog
+
+        dialog = NotePreviewDialog(
+            view.title,
+            view.path,
+            view.level,
+            view.html,
+            view.version,
+            self._owner,
+            reason=view.reason,
+        )
+        dialog.browser.embed_clicked.connect(self.on_embed_clicked)
+        dialog.browser.external_link_requested.connect(self.on_external_link)
+        self.note_dialog = dialog
+        dialog.finished.connect(lambda _: setattr(self, "note_dialog", None))
+        dialog.open()

@@ -1,0 +1,102 @@
+"""The Preview mode: the rendered preview, or the text exactly as the agent gets it."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.desk.runner import Runner
+from widgets.preview.preview_pane import PreviewPane
+
+
+class PreviewPanel(QWidget):
+    """The Preview mode: Rendered (a ``PreviewPane``) or As the agent gets it (exact text).
+
+    ``runner`` lays large previews out off the GUI thread (see ``PreviewPane``).
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        runner: Runner | None = None,
+        pane: PreviewPane | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("PreviewPanel")
+        self.pane = pane if pane is not None else PreviewPane(runner=runner)
+        self.agent_text_view = QPlainTextEdit()
+        self.agent_text_view.setReadOnly(True)
+        self.agent_text_view.setAccessibleName("As the agent gets it")
+        self.agent_text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.agent_text_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._agent_text: str | None = None
+
+        self.rendered_button = QToolButton()
+        self.rendered_button.setText("Rendered")
+        self.rendered_button.setAccessibleName("Rendered")
+        self.agent_view_button = QToolButton()
+        self.agent_view_button.setText("As the agent gets it")
+        self.agent_view_button.setAccessibleName("As the agent gets it")
+        self.mode_group = QButtonGroup(self)
+        self.mode_group.setExclusive(True)
+        for button in (self.rendered_button, self.agent_view_button):
+            button.setCheckable(True)
+            button.setObjectName("segment")
+            self.mode_group.addButton(button)
+        self.rendered_button.setChecked(True)
+
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.pane)
+        self.stack.addWidget(self.agent_text_view)
+        toggle = QHBoxLayout()
+        toggle.setSpacing(0)
+        toggle.addWidget(self.rendered_button)
+        toggle.addWidget(self.agent_view_button)
+        toggle.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(toggle)
+        layout.addWidget(self.stack, 1)
+
+        # The pane's signals, re-offered here so the window can wire either.
+        self.embed_clicked = self.pane.embed_clicked
+        self.external_link_requested = self.pane.external_link_requested
+        self.link_blocked = self.pane.link_blocked
+        self.edit_requested = self.pane.edit_requested
+        self.rendered_button.toggled.connect(self._on_mode_toggled)
+
+    def show_preview(self, html: str, agent_text: str) -> None:
+        """Show a fresh expansion: rendered HTML and ``expansion.text`` exactly."""
+        self.pane.show_html(html)
+        self.set_agent_text(agent_text)
+
+    def set_agent_text(self, text: str) -> None:
+        if self.stack.currentWidget() is self.agent_text_view:
+            self._set_agent_text_now(text)
+        else:
+            self._agent_text = text  # applied when that view is chosen
+
+    def show_agent_text(self, on: bool = True) -> None:
+        (self.agent_view_button if on else self.rendered_button).setChecked(True)
+
+    def _on_mode_toggled(self, rendered: bool) -> None:
+        self.stack.setCurrentWidget(self.pane if rendered else self.agent_text_view)
+        if not rendered and self._agent_text is not None:
+            self._set_agent_text_now(self._agent_text)
+
+    def _set_agent_text_now(self, text: str) -> None:
+        self._agent_text = None
+        if self.agent_text_view.toPlainText() != text:
+            bar = self.agent_text_view.verticalScrollBar()
+            value = bar.value()
+            self.agent_text_view.setPlainText(text)
+            bar.setValue(value)

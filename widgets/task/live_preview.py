@@ -1,0 +1,145 @@
+"""The live preview of the editor text: shown, with its embeds marked in the editor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.core.embed_verdicts import EmbedVerdict, embed_verdicts
+from app.core.expander import task_display_path
+from app.core.limits import utf8_len
+from app.core.models import AgentRow, Reader
+from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
+from app.desk.runner import Runner
+from app.render.preview_notes import PreviewNotes
+from widgets.editor.task_editor import TaskEditor
+from widgets.preview.preview_panel import PreviewPanel
+from widgets.preview.size_meters import SizeMeters
+from widgets.task.task_banners import TaskBanners
+from widgets.window.messages import Messages
+
+if TYPE_CHECKING:
+    from app.connect.connection import Connection
+
+SIZE_DEBOUNCE_MS = 150  # counting 256 KB of UTF-8 on every keystroke would stall typing
+
+
+class LivePreview(QObject):
+    """Feeds the editor text to a ``PreviewPipeline`` (expanded and rendered on the runner)
+    and shows each result: the preview panel, the editor's embed marks, the sizes, the
+    budget banner and the preview's notice. The Task's own size is counted once typing
+    pauses. ``features_changed`` fires when a preview
+    finds that the server doesn't share note text.
+
+    ``not_an_edit()`` wraps re-highlighting the editor, which changes no character;
+    ``server_verdicts()`` marks the embeds from the server's embed status instead, for a
+    server without note text.
+    """
+
+    features_changed = Signal()
+
+    def __init__(
+        self,
+        *,
+        runner: Runner,
+        messages: Messages,
+        editor: TaskEditor,
+        panel: PreviewPanel,
+        size_meters: SizeMeters,
+        banners: TaskBanners,
+        not_an_edit: Callable[[], AbstractContextManager[None]],
+        server_verdicts: Callable[[], dict[str, EmbedVerdict]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._runner = runner
+        self._messages = messages
+        self._editor = editor
+        self._panel = panel
+        self._size_meters = size_meters
+        self._banners = banners
+        self._not_an_edit = not_an_edit
+        self._server_verdicts = server_verdicts
+        self._connection: Connection | None = None
+        self._notice: str | None = None
+        self.pipeline: PreviewPipeline | None = None
+        self.last_preview: PreviewResult | None = None
+        self._size_timer = QTimer(self)
+        self._size_timer.setSingleShot(True)
+        self._size_timer.setInterval(SIZE_DEBOUNCE_MS)
+        self._size_timer.timeout.connect(self.count_sizes)
+
+    def set_connection(self, connection: Connection) -> None:
+        """A new server: a fresh pipeline over its notes."""
+        if self.pipeline is not None:
+            self.pipeline.set_context(None)
+            self.pipeline.deleteLater()
+        self._connection = connection
+        notes = PreviewNotes(connection.client, connection.store, connection.server_key)
+        pipeline = PreviewPipeline(
+            runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
+        )
+        pipeline.ready.connect(self.on_preview)
+        pipeline.message.connect(self._messages.show)
+        self.pipeline = pipeline
+
+    def clear(self) -> None:
+        """Another agent is opening: nothing is previewed until its text is in the editor."""
+        self.last_preview = None
+        if self.pipeline is not None:
+            self.pipeline.set_context(None)
+
+    def show_agent(self, agent: AgentRow) -> None:
+        """Preview the editor text as ``agent``'s Task, at once and after every edit."""
+        connection, pipeline = self._connection, self.pipeline
+        if connection is None or pipeline is None:
+            return
+        org = connection.me.org_id
+        pipeline.set_context(
+            PreviewContext(org, Reader(agent.id, agent.guild_id), task_display_path(org, agent.id))
+        )
+
+    def schedule(self) -> None:
+        """The text changed: preview it and count its size once typing pauses."""
+        if self.pipeline is not None:
+            self.pipeline.schedule()
+        self._size_timer.start()
+
+    def count_sizes(self) -> None:
+        self._size_meters.set_sizes(utf8_len(self._editor.text()))
+
+    def stop(self) -> None:
+        """No more previews: late callbacks (a discard landing) must not start one."""
+        self._size_timer.stop()
+        if self.pipeline is not None:
+            self.pipeline.set_context(None)
+            self.pipeline = None
+
+    def on_preview(self, result: PreviewResult) -> None:
+        """A fresh expansion of the editor text: exactly what a run would get."""
+        self.last_preview = result
+        expansion = result.expansion
+        self._panel.show_preview(result.html, expansion.text)
+        connection = self._connection
+        if result.unsupported and connection is not None and connection.learn_note_text(False):
+            self.features_changed.emit()
+        # Without note text the preview can't tell what reaches its file: the server's
+        # embed status marks the unreachable ones, the rest stay unmarked.
+        with self._not_an_edit():
+            self._editor.set_verdicts(
+                self._server_verdicts() if result.unsupported else embed_verdicts(expansion.pieces)
+            )
+        self._size_meters.set_sizes(utf8_len(self._editor.text()), expansion.embedded_bytes)
+        self._banners.show_budget(expansion)
+        if result.notice and result.notice != self._notice:
+            self._messages.warning(result.notice)
+        self._notice = result.notice
+
+    def mark_from_server(self) -> None:
+        """The embed status changed: redraw the marks that depend on it."""
+        if self.last_preview is not None and self.last_preview.unsupported:
+            with self._not_an_edit():
+                self._editor.set_verdicts(self._server_verdicts())

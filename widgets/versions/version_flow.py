@@ -1,0 +1,67 @@
+"""Comparing an earlier version with the live Task, and restoring one after confirming."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+from app.core.diff_model import SideBySide, build_diff
+from app.core.models import TaskDoc
+from app.desk.failures import describe_failure
+from app.desk.runner import Runner
+from widgets.dialogs.confirm import ConfirmRestoreDialog, diff_summary
+from widgets.versions.versions_panel import VersionsPanel
+from widgets.window.messages import Messages
+
+COMPARE_FAILED = "The versions could not be compared"
+
+
+class VersionFlow(QObject):
+    """Diffs for the versions panel (on the runner: 256 KB texts take a while) and the
+    restore confirmation, kept as ``restore_dialog`` while it is open."""
+
+    def __init__(
+        self, runner: Runner, messages: Messages, versions: VersionsPanel, owner: QWidget
+    ) -> None:
+        super().__init__(owner)
+        self._runner = runner
+        self._messages = messages
+        self._versions = versions
+        self._owner = owner  # the dialogs' parent
+        self.restore_dialog: ConfirmRestoreDialog | None = None
+
+    def compare(self, version: int, old: str, live: str) -> None:
+        """Show ``old`` (version ``version``) beside the live text in the versions panel."""
+        self._runner.submit(
+            lambda: build_diff(old, live),
+            on_done=lambda model: self._versions.show_compare_model(version, model),
+            on_error=self._compare_failed,
+        )
+
+    def confirm_restore(self, version: int, live: TaskDoc, restore: Callable[[int], None]) -> None:
+        """Ask before ``restore(version)``, saying how many lines it adds and removes."""
+        model = self._versions.model
+        row = model.row_of_version(version)
+        revision = model.row_at(row) if row is not None else None
+        if revision is None:
+            return
+        old = revision.content
+
+        def ask(diff: SideBySide) -> None:
+            # The diff runs from the old version to the live text; restoring goes back, so
+            # the live text's changed lines are what it removes.
+            summary = diff_summary(diff.added_lines, diff.removed_lines)
+            dialog = ConfirmRestoreDialog(version, live.version, summary, self._owner)
+            self.restore_dialog = dialog
+            dialog.accepted.connect(lambda: restore(version))
+            dialog.finished.connect(lambda _: setattr(self, "restore_dialog", None))
+            dialog.open()
+
+        self._runner.submit(
+            lambda: build_diff(old, live.content), on_done=ask, on_error=self._compare_failed
+        )
+
+    def _compare_failed(self, exc: BaseException) -> None:
+        self._messages.show(describe_failure(exc, doing=COMPARE_FAILED))

@@ -1,0 +1,178 @@
+"""Start-up and signing in: which server and token, the embedded default, the Connect dialog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QMainWindow
+
+from app.desk.failures import failure_text
+from app.desk.runner import Runner
+from widgets.dialogs.connect import ConnectDialog, ConnectRequest
+from widgets.window.messages import Messages
+from widgets.window.sidebar import Sidebar
+
+if TYPE_CHECKING:  # the modules themselves load on first use, after the first paint
+    from app.connect.connection import Connection, StartOutcome
+    from app.connect.credentials import TokenStore
+    from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
+    from app.store import LocalStore
+
+FIRST_PAINT_FALLBACK_MS = 250
+
+
+class StartUp(QObject):
+    """Finds the server to open and signs in to it, every blocking step on the runner.
+
+    ``starting`` fires as the blocking start-up work goes to the runner, ``token_needed(url)``
+    when the server to open has no token yet (the window asks for one), ``connected``
+    once a server has taken the token. It keeps the session's token store (``tokens``),
+    the embedded local server while it serves (``embedded``) and the Connect dialog while
+    it is open (``connect_dialog``, so tests can fill it in). ``current_store`` is the open
+    server's store, which the next server keeps using.
+    """
+
+    starting = Signal()
+    token_needed = Signal(str)  # the server's URL ("" when none is known)
+    connected = Signal(object)  # app.connect.connection.Connection
+
+    def __init__(
+        self,
+        runner: Runner,
+        window: QMainWindow,
+        messages: Messages,
+        sidebar: Sidebar,
+        current_store: Callable[[], LocalStore | None],
+        data_dir: Path | None = None,
+    ) -> None:
+        super().__init__(window)
+        self._runner = runner
+        self._window = window
+        self._messages = messages
+        self._sidebar = sidebar
+        self._current_store = current_store
+        self._data_dir = data_dir
+        self.tokens: TokenStore | None = None
+        self.embedded: EmbeddedServer | None = None
+        self.connect_dialog: ConnectDialog | None = None
+        self._pending = False
+        self._url: str | None = None
+        self._launch: EmbeddedLaunch | None = None
+
+    # ------------------------------------------------------------------ starting
+
+    def start_after_first_paint(
+        self, server_url: str | None, launch: EmbeddedLaunch | None
+    ) -> None:
+        """``start`` once the window is on screen, so nothing delays the first paint.
+
+        A zero timer would run before the paint event; the paint itself (``on_painted``, or
+        where the platform sends none, a short fallback timer) triggers the start instead.
+        """
+        self._url, self._launch, self._pending = server_url, launch, True
+        QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, self._start_once)
+
+    def on_painted(self) -> None:
+        if self._pending:
+            QTimer.singleShot(0, self._start_once)
+
+    def _start_once(self) -> None:
+        if self._pending:
+            self._pending = False
+            self.start(self._url, self._launch)
+
+    def start(self, server_url: str | None = None, launch: EmbeddedLaunch | None = None) -> None:
+        """Connect to ``server_url``, else the remembered server, else the embedded default."""
+        from app.connect.connection import begin
+        from app.connect.paths import data_dir
+
+        folder = self._data_dir or data_dir()
+        self._sidebar.set_empty_text("Starting…")
+        self._runner.submit(
+            lambda: begin(server_url, folder, launch),
+            on_done=self._on_begun,
+            on_error=self._on_start_failed,
+        )
+        self.starting.emit()
+
+    def cancel(self) -> None:
+        """The window closed before it started: no local server is left behind."""
+        if self._pending and self._launch is not None:
+            self._pending = False
+            self._launch.cancel()
+
+    def stop_embedded(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+    def _on_begun(self, outcome: StartOutcome) -> None:
+        self.tokens = outcome.tokens
+        if outcome.connection is not None:
+            self.embedded = outcome.embedded
+            self._on_connected(outcome.connection)
+        elif outcome.plan.token is None or outcome.plan.url is None:
+            self.token_needed.emit(outcome.plan.url or "")
+        else:
+            self.connect_to(ConnectRequest(outcome.plan.url, outcome.plan.token, remember=False))
+
+    # ------------------------------------------------------------------ signing in
+
+    def connect_to(self, request: ConnectRequest, *, local: bool = False) -> None:
+        """Sign in to a server; on success ``connected`` fires."""
+        from app.connect.connection import open_connection
+
+        self._window.statusBar().showMessage(f"Connecting to {request.url}…")
+        tokens, store = self.tokens, self._current_store()
+        self._runner.submit(
+            lambda: open_connection(
+                request.url,
+                request.token,
+                tokens=tokens,
+                store=store,
+                remember=request.remember,
+                local=local,
+            ),
+            on_done=self._on_connected,
+            on_error=self._on_connect_failed,
+        )
+
+    def ask(self, url: str) -> None:
+        """The Connect dialog, filled with ``url``; the keyring is probed off the GUI thread."""
+        from app.connect.connection import keyring_available, token_store
+
+        tokens = self.tokens
+
+        def probe() -> tuple[TokenStore, bool]:
+            return (tokens if tokens is not None else token_store(None)), keyring_available()
+
+        def show_dialog(found: tuple[TokenStore, bool]) -> None:
+            self.tokens, has_keyring = found
+            dialog = ConnectDialog(url, keyring_available=has_keyring, parent=self._window)
+            self.connect_dialog = dialog
+            dialog.submitted.connect(self.connect_to)
+            dialog.open()
+
+        self._runner.submit(probe, on_done=show_dialog, on_error=self._on_start_failed)
+
+    def _on_connected(self, connection: Connection) -> None:
+        self._window.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
+        if self.connect_dialog is not None:
+            self.connect_dialog.accept()  # the server took the token: the dialog is done
+            self.connect_dialog = None
+        self.connected.emit(connection)
+
+    def _on_start_failed(self, exc: BaseException) -> None:
+        self._sidebar.set_empty_text("No workspace is open.")
+        self._messages.error(failure_text(exc))
+
+    def _on_connect_failed(self, exc: BaseException) -> None:
+        self._sidebar.set_empty_text("Not connected. Use File › Connect to server….")
+        text = failure_text(exc)
+        if self.connect_dialog is not None and self.connect_dialog.isVisible():
+            self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
+        else:
+            self._messages.error(text)
