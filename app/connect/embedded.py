@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from app.core.resource_files import demo_workspace_text
 
@@ -80,7 +80,7 @@ def local_operator(workspace_path: Path) -> tuple[str, str]:
     from app.core.workspace import WorkspaceError, parse_workspace  # not needed to spawn the server
 
     try:
-        data: Any = json.loads(workspace_path.read_text(encoding="utf-8"))
+        data = json.loads(workspace_path.read_text(encoding="utf-8"))
         workspace = parse_workspace(data)
     except (OSError, ValueError) as exc:
         detail = str(exc) if isinstance(exc, WorkspaceError) else f"{type(exc).__name__}: {exc}"
