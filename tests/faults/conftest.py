@@ -10,20 +10,19 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer
-from PySide6.QtGui import QTextCursor
 
 from app.core.models import TaskDoc
 from app.desk.session import TaskSession
 from app.store import LocalStore
 from tests.faultproxy import FaultProxy
-from tests.gui.conftest import close_window, fresh_home
-from tests.live_server import LiveServer, live_server, server_factory, workspace_basic
-from widgets.dialogs.connect import ConnectRequest
+from tests.live_server import LiveServer
+from tests.window_steps import close_window, fresh_home, sign_in
+from tests.window_steps import type_at_end as type_in_window
 from widgets.task.task_tab import TaskTab
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
 
-__all__ = ["fresh_home", "live_server", "server_factory", "workspace_basic"]
+__all__ = ["fresh_home"]
 
 TIMEOUT_MS = 15_000
 HEARTBEAT_MS = 5
@@ -177,9 +176,7 @@ def make_desk(qtbot, fresh_home: Path, live_server: LiveServer) -> Iterator[Call
 
 def connect(qtbot, desk: Desk, who: str = "ann") -> None:
     """Sign in through the proxy and wait until the first agent's Task is on screen."""
-    request = ConnectRequest(desk.proxy.url, desk.server.token(who), remember=False)
-    with qtbot.waitSignal(desk.window.agent_opened, timeout=TIMEOUT_MS):
-        desk.window.connect_to(request)
+    sign_in(qtbot, desk.window, desk.proxy.url, desk.server.token(who))
 
 
 @pytest.fixture
@@ -191,10 +188,5 @@ def desk(qtbot, make_desk: Callable[..., Desk]) -> Desk:
 
 
 def type_at_end(qtbot, desk: Desk, text: str) -> str:
-    """Edit mode, type ``text`` at the end (no newlines: keyClicks can't send them)."""
-    assert "\n" not in text
-    desk.window.actions_.edit.trigger()
-    editor = desk.tab.editor
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(editor, text)
-    return editor.text()
+    """Edit mode, type ``text`` at the end of the open Task; returns the editor's text."""
+    return type_in_window(qtbot, desk.window, text)
