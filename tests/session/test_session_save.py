@@ -6,11 +6,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-import session_env as env
-
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.core.user_message import Severity
 from app.store import HistoryReason
+from tests.session import session_env as env
 
 AGENT = "a_writer"
 
