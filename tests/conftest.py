@@ -11,7 +11,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
-pytest_plugins = ["tests.live_server"]
+pytest_plugins = ["tests.live_server", "tests.figures"]
 
 _exit_status: int | None = None
 
