@@ -6,16 +6,12 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.diff_model import build_diff
+from tests.on_screen import shown
 from widgets.versions.diff_view import FILLER, NEW_LINE, OLD_LINE, DiffView
 
 
 def make_view(qtbot: QtBot) -> DiffView:
-    view = DiffView()
-    qtbot.addWidget(view)
-    view.resize(700, 300)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
+    return shown(qtbot, DiffView(), (700, 300))
 
 
 def rows(pane_text: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
@@ -20,25 +21,19 @@ from app.core.models import (
     Me,
     OrgFile,
     Revision,
-    TaskDoc,
 )
 from app.store import LocalStore, cache_codec
+from tests.factories import task_doc
 
 SERVER = "http://127.0.0.1:5000"
 OTHER = "https://other.example"
 
-TASK = TaskDoc(
-    agent_id="a_scout",
-    path="task.md",
-    display_path="org/o_acme/agents/a_scout/task.md",
-    content="Watch ![[org/o_acme/guilds/guild_ops/style-guide.md]]",
-    version=3,
-    revisions=(
-        Revision(2, "older", "2026-01-02T00:00:00Z", "Ann"),
-        Revision(1, "oldest", "2026-01-01T00:00:00Z", "Bob"),
-    ),
-    updated_at="2026-01-03T00:00:00Z",
-    updated_by_name="Ann",
+TASK = task_doc(
+    "a_scout",
+    "Watch ![[org/o_acme/guilds/guild_ops/style-guide.md]]",
+    3,
+    Revision(2, "older", "2026-01-02T00:00:00Z", "Ann"),
+    Revision(1, "oldest", "2026-01-01T00:00:00Z", "Bob"),
     etag='"v3-abc"',
 )
 NOTE = OrgFile(
@@ -100,7 +95,7 @@ def test_the_cache_is_kept_per_server(store: LocalStore) -> None:
 def test_a_newer_fetch_replaces_the_older_one(store: LocalStore, clock) -> None:
     store.put_task(SERVER, TASK)
     clock.now += 60
-    newer = TaskDoc(**{**{f: getattr(TASK, f) for f in TASK.__slots__}, "version": 4})
+    newer = dataclasses.replace(TASK, version=4)
     store.put_task(SERVER, newer)
     doc, fetched_at = store.get_task(SERVER, "a_scout")  # type: ignore[misc]
     assert doc.version == 4

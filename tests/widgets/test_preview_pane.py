@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.render.links import embed_url
+from tests.on_screen import shown
 from widgets.preview.preview_pane import (
     InertDocument,
     PreviewPane,
@@ -25,12 +26,7 @@ IMAGE = QTextDocument.ResourceType.ImageResource
 
 @pytest.fixture
 def pane(qtbot: QtBot) -> PreviewPane:
-    widget = PreviewPane()
-    qtbot.addWidget(widget)
-    widget.resize(500, 300)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, PreviewPane(), (500, 300))
 
 
 @pytest.fixture
