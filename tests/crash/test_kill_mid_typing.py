@@ -26,6 +26,7 @@ def ann(live_server: LiveServer):
     client.close()
 
 
+@pytest.mark.slow
 def test_three_kills_mid_typing_each_restart_offers_the_typed_text_back(
     live_server: LiveServer, ann: TaskdeskClient, tmp_path: Path, figure: Figure
 ) -> None:
