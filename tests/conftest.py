@@ -10,7 +10,7 @@ import pytest
 # Before any Qt import: tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-pytest_plugins = ["tests.live_server", "tests.figures", "tests.qt_shutdown"]
+pytest_plugins = ["tests.live_server", "tests.figures", "tests.qt_shutdown", "tests.gui_thread_gc"]
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,4 +1,4 @@
-"""A test process ends with its own exit status: nothing of Qt's outlives the interpreter.
+"""A test process ends with its own exit status, and Qt objects die on the GUI thread.
 
 Each case runs a child Python that leaves the clipboard as a test would and then exits the
 normal way; a crash at exit shows as a negative return code (the signal), after "done".
@@ -6,6 +6,7 @@ normal way; a crash at exit shows as a negative return code (the signal), after 
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -59,3 +60,8 @@ def test_left_on_the_clipboard_it_crashes_the_process_at_exit_only() -> None:
     done = _run("keep")
     assert done.stdout == "done\n"
     assert done.returncode == -signal.SIGSEGV, (done.returncode, done.stderr[-2000:])
+
+
+def test_the_cycle_collector_never_runs_on_a_worker_thread() -> None:
+    """tests/gui_thread_gc.py: automatic collection is off; it runs between tests instead."""
+    assert not gc.isenabled()
