@@ -1,37 +1,27 @@
-"""Shared test set-up: offscreen Qt, the live-server fixtures, and a clean exit code."""
+"""Shared test set-up: offscreen Qt, a home of the run's own, the shared fixture plugins."""
 
 from __future__ import annotations
 
 import os
-import sys
+from collections.abc import Iterator
 
 import pytest
 
 # Before any Qt import: tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
-pytest_plugins = ["tests.live_server"]
-
-_exit_status: int | None = None
+pytest_plugins = ["tests.live_server", "tests.figures", "tests.qt_shutdown", "tests.gui_thread_gc"]
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    global _exit_status
-    _exit_status = int(exitstatus)
+@pytest.fixture(autouse=True, scope="session")
+def _home_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Nothing a test runs reads or writes the operator's own settings, store or keyring.
 
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """End the process with pytest's own status once everything is reported.
-
-    After a thousand widgets, interpreter teardown can destroy PySide6 wrappers and the
-    QApplication in an order Qt does not expect, and the process then dies with SIGSEGV
-    (seen once in CI) after every test had passed. The verdict is already printed; the
-    app's own shutdown is covered by tests that start and stop the real program.
+    Window tests get a fresh home each (``fresh_home``); everything else shares this one,
+    which is the run's own (each xdist worker has a temporary folder of its own).
     """
-    if _exit_status is None or "PySide6.QtCore" not in sys.modules:
-        return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(_exit_status)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TASKDESK_HOME", str(tmp_path_factory.mktemp("home")))
+        patch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+        patch.delenv("TASKDESK_TOKEN", raising=False)
+        yield

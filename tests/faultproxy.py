@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import json
 import re
 import socket
@@ -25,6 +26,7 @@ import threading
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+_SERIAL = itertools.count(1)  # tells proxies apart: ports are reused, a proxy's number is not
 HEAD_LIMIT = 64 * 1024
 MAX_CONNECTIONS = 64
 IO_TIMEOUT = 30.0
@@ -123,6 +125,7 @@ class FaultProxy:
         self._upstream = (parts.hostname, parts.port)
         self._host = host
         self._port = port
+        self.name = f"faultproxy{next(_SERIAL)}"  # its threads are named "<name>-…"
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self._rules: list[Rule] = []
@@ -174,7 +177,7 @@ class FaultProxy:
         self._accept_thread = threading.Thread(
             target=self._accept_loop,
             args=(listener,),
-            name=f"faultproxy-{self._port}-accept",
+            name=f"{self.name}-accept-{self._port}",
             daemon=True,
         )
         self._accept_thread.start()
@@ -268,7 +271,7 @@ class FaultProxy:
             worker = threading.Thread(
                 target=self._serve,
                 args=(client,),
-                name=f"faultproxy-{self._port}-conn",
+                name=f"{self.name}-conn-{self._port}",
                 daemon=True,
             )
             with self._lock:

@@ -12,7 +12,9 @@ a new SQLite file under ``tmp_path``, test hooks on. It is a ``LiveServer``:
 
 ``server_factory(workspace=None, *, test_hooks=True, db_path=None)``: start another server,
 from a workspace dict (written to a file), a workspace path, or the basic workspace. Every
-server a test starts is stopped when it ends. ``workspace_basic`` gives a fresh copy of the
+server a test starts is stopped when it ends: in the background, since winding down its
+event loop takes a quarter of a second that the next test need not wait for (all of them
+have stopped before the run ends). ``workspace_basic`` gives a fresh copy of the
 basic workspace as a dict to change before passing it to ``server_factory``.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,6 +115,21 @@ class LiveServer:
 
 ServerFactory = Callable[..., LiveServer]
 
+_stopping: list[threading.Thread] = []
+
+
+def _stop_in_background(servers: list[LiveServer]) -> None:
+    for server in servers:
+        stopper = threading.Thread(target=server.stop, name="live-server-stop", daemon=True)
+        stopper.start()
+        _stopping.append(stopper)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """No server outlives the run."""
+    for stopper in _stopping:
+        stopper.join()
+
 
 @pytest.fixture
 def workspace_basic() -> dict[str, Any]:
@@ -144,8 +162,7 @@ def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
         return server
 
     yield start
-    for server in started:
-        server.stop()
+    _stop_in_background(started)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from app.connect.server_features import (
     ServerFeatures,
@@ -20,7 +20,13 @@ from app.connect.server_features import (
     not_a_taskdesk_server,
     org_id_from_display_path,
 )
-from app.core.models import AgentRow, Guild, Me, TaskDoc
+from app.core.models import AgentRow, EmbeddableNote, Guild, Me, TaskDoc
+
+if TYPE_CHECKING:  # imported where used: keyring and requests are slow to load at start-up
+    from app.client import TaskdeskClient
+    from app.connect.credentials import TokenStore
+    from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
+    from app.store import LocalStore
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +44,15 @@ class Connection:
     """A signed-in server: its client, who we are, and its agents and guilds."""
 
     url: str
-    client: Any  # app.client.TaskdeskClient
+    client: TaskdeskClient
     me: Me
     agents: list[AgentRow]
     guilds: list[Guild]
-    store: Any = None  # app.store.LocalStore: drafts, history, offline cache
+    store: LocalStore  # drafts, history, offline cache
     token: str = field(default="", repr=False)  # kept so logs can scrub it; never shown
     local: bool = False
     initial_agent_id: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
+    token_note: str = ""  # where a remembered token was kept, or why it could not be
     features: ServerFeatures = field(default_factory=ServerFeatures)
     offline_as_of: str | None = None  # set when the server was unreachable: the cached copy's time
 
@@ -97,13 +103,15 @@ class StartOutcome:
     """What start-up found: the token store, the plan, and for the local workspace its
     running server and the signed-in connection."""
 
-    tokens: Any
+    tokens: TokenStore | None  # None for the local workspace: it needs no keyring
     plan: StartPlan
-    embedded: Any = None  # app.connect.embedded.EmbeddedServer
+    embedded: EmbeddedServer | None = None
     connection: Connection | None = None
 
 
-def begin(server_url: str | None, data_dir: Path, launch: Any = None) -> StartOutcome:
+def begin(
+    server_url: str | None, data_dir: Path, launch: EmbeddedLaunch | None = None
+) -> StartOutcome:
     """All of start-up that can happen before the operator is asked anything, in one go.
 
     With no server to open, this starts the embedded default and signs in to it, so the
@@ -113,23 +121,22 @@ def begin(server_url: str | None, data_dir: Path, launch: Any = None) -> StartOu
     if server_url is not None or _remembered_server() is not None:
         if launch is not None:
             launch.cancel()
-        tokens = token_store(server_url)
-        return StartOutcome(tokens, plan_start(server_url, tokens))
+        found = token_store(server_url)
+        return StartOutcome(found, plan_start(server_url, found))
     # The local workspace needs no keyring: leaving it unloaded saves a slow import.
     from app.connect.embedded import launch_embedded
 
     plan = StartPlan(None, None)
-    tokens = None
     embedded = (launch if launch is not None else launch_embedded(data_dir)).wait()
     try:
         connection = open_connection(embedded.url, embedded.token, local=True)
     except BaseException:
         embedded.stop()
         raise
-    return StartOutcome(tokens, plan, embedded, connection)
+    return StartOutcome(None, plan, embedded, connection)
 
 
-def token_store(server_url: str | None = None) -> Any:
+def token_store(server_url: str | None = None) -> TokenStore:
     """The session's token store; ``server_url``: the ``--server`` TASKDESK_TOKEN is for."""
     from app.connect.credentials import TokenStore
     from app.connect.paths import token_file_path
@@ -137,7 +144,7 @@ def token_store(server_url: str | None = None) -> Any:
     return TokenStore(token_file_path(), env_server=server_url)
 
 
-def plan_start(server_url: str | None, tokens: Any) -> StartPlan:
+def plan_start(server_url: str | None, tokens: TokenStore) -> StartPlan:
     """The server from the command line, else the remembered one, else the embedded default.
 
     The token comes from ``tokens`` (TASKDESK_TOKEN for this session, the keyring, the
@@ -156,8 +163,8 @@ def open_connection(
     url: str,
     token: str,
     *,
-    tokens: Any = None,
-    store: Any = None,
+    tokens: TokenStore | None = None,
+    store: LocalStore | None = None,
     remember: bool = False,
     local: bool = False,
 ) -> Connection:
@@ -209,7 +216,7 @@ def open_connection(
     features.embed_check = bool(connection.guild_ids()) or features.agent_list
     connection.initial_agent_id = _last_agent(connection.server_key)
     if not local:
-        connection.extras["token_note"] = _keep(url, token, tokens, remember)
+        connection.token_note = _keep(url, token, tokens, remember)
     return connection
 
 
@@ -217,7 +224,7 @@ _T = TypeVar("_T")
 
 
 def _remember_seen(
-    store: Any, key: str, me: Me, agents: list[AgentRow], guilds: list[Guild], complete: bool
+    store: LocalStore, key: str, me: Me, agents: list[AgentRow], guilds: list[Guild], complete: bool
 ) -> None:
     """Keep who we are and the agent list for opening offline later (best effort)."""
     if not complete:
@@ -230,7 +237,7 @@ def _remember_seen(
         log.info("could not keep the agent list for offline use: %s", exc)
 
 
-def _last_seen(store: Any, key: str) -> tuple[Me, list[AgentRow], list[Guild], str] | None:
+def _last_seen(store: LocalStore, key: str) -> tuple[Me, list[AgentRow], list[Guild], str] | None:
     """Who we were and the agents last seen on this server, with when; None if never seen."""
     try:
         me, agents, guilds = store.get_me(key), store.get_agents(key), store.get_guilds(key)
@@ -255,7 +262,9 @@ def _unless_missing(call: Callable[[], _T]) -> _T | None:
         raise
 
 
-def _sign_in(client: Any, url: str) -> tuple[ServerFeatures, Me, list[AgentRow], list[Guild]]:
+def _sign_in(
+    client: TaskdeskClient, url: str
+) -> tuple[ServerFeatures, Me, list[AgentRow], list[Guild]]:
     """Who we are, the agents and the guilds, each from its extension endpoint if any."""
     features = ServerFeatures()
     me = _unless_missing(client.me)
@@ -281,7 +290,7 @@ def _sign_in(client: Any, url: str) -> tuple[ServerFeatures, Me, list[AgentRow],
     return features, me, list(agents or []), list(guilds or [])
 
 
-def _shares_note_text(client: Any, listed: Any) -> bool | None:
+def _shares_note_text(client: TaskdeskClient, listed: list[EmbeddableNote] | None) -> bool | None:
     """Ask for one note the picker lists; None when that can't tell (nothing listed, trouble)."""
     from app.client.errors import TaskdeskError
 
@@ -374,7 +383,7 @@ def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) 
         log.warning("%s", exc.message)
 
 
-def _keep(url: str, token: str, tokens: Any, remember: bool) -> str:
+def _keep(url: str, token: str, tokens: TokenStore | None, remember: bool) -> str:
     """Keep the token (session, or keyring when asked) and the URL (never the token)."""
     from app.connect.credentials import CredentialsError
     from app.connect.paths import settings_path

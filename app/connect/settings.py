@@ -9,9 +9,10 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TypeGuard
 from urllib.parse import urlsplit, urlunsplit
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -74,39 +75,38 @@ class LoadedSettings:
 # ---------------------------------------------------------------- checking what was read
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _optional_str(value: Any) -> str | None:
+def _optional_str(value: object) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise ValueError
 
 
-def _servers(value: Any) -> list[RememberedServer]:
+def _servers(value: object) -> list[RememberedServer]:
     if not isinstance(value, list):
         raise ValueError
     out = []
     for item in value:
-        if not (isinstance(item, dict) and isinstance(item.get("url"), str)):
+        url = item.get("url") if isinstance(item, dict) else None
+        if not isinstance(url, str):
             raise ValueError
         name = item.get("name", "")
         out.append(
-            RememberedServer(
-                url_without_credentials(item["url"]), name if isinstance(name, str) else ""
-            )
+            RememberedServer(url_without_credentials(url), name if isinstance(name, str) else "")
         )
     return out
 
 
-def _str_map(value: Any) -> dict[str, str]:
+def _str_map(value: object) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise ValueError
     return dict(value)
 
 
-def _str_lists(value: Any) -> dict[str, list[str]]:
+def _str_lists(value: object) -> dict[str, list[str]]:
     if not isinstance(value, dict):
         raise ValueError
     for ids in value.values():
@@ -115,14 +115,17 @@ def _str_lists(value: Any) -> dict[str, list[str]]:
     return {key: list(dict.fromkeys(ids)) for key, ids in value.items()}
 
 
-def _sizes(value: Any) -> list[int]:
-    if not isinstance(value, list) or not all(_is_int(v) and v >= 0 for v in value):
+def _sizes(value: object) -> list[int]:
+    if not isinstance(value, list):
         raise ValueError
-    return list(value)
+    sizes = [v for v in value if _is_int(v) and v >= 0]
+    if len(sizes) != len(value):
+        raise ValueError
+    return sizes
 
 
-def _ranged(low: int, high: int) -> Any:
-    def check(value: Any) -> int:
+def _ranged(low: int, high: int) -> Callable[[object], int]:
+    def check(value: object) -> int:
         if not _is_int(value) or not low <= value <= high:
             raise ValueError
         return int(value)
@@ -130,13 +133,13 @@ def _ranged(low: int, high: int) -> Any:
     return check
 
 
-def _log_level(value: Any) -> str:
+def _log_level(value: object) -> str:
     if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
         raise ValueError
     return value.upper()
 
 
-_CHECKS: dict[str, Any] = {
+_CHECKS: dict[str, Callable[[object], object]] = {
     "last_server_url": _optional_str,
     "servers": _servers,
     "window_geometry": _optional_str,
@@ -149,7 +152,7 @@ _CHECKS: dict[str, Any] = {
 }
 
 
-def settings_from_json(data: Any) -> tuple[Settings, list[str]]:
+def settings_from_json(data: object) -> tuple[Settings, list[str]]:
     """Settings from parsed JSON: each bad value falls back to its default, and is named."""
     settings = Settings()
     if not isinstance(data, dict):

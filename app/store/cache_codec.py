@@ -1,29 +1,21 @@
 """Turns the shared models into JSON for the offline cache and back.
 
-Decoding is strict about shape: a row written by another version that doesn't fit raises
+Decoding is strict about shape (app/core/model_json.py, the same decoders the client reads
+the server's answers with): a row written by another version that doesn't fit raises
 ValueError, and the cache treats it as a miss rather than showing half a value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict
-from typing import Any, TypeVar
+from dataclasses import asdict, is_dataclass
+from typing import TypeVar
 
 import orjson
 
-from app.core.models import (
-    AccessEntry,
-    AgentEmbedStatus,
-    AgentRow,
-    BrokenEmbed,
-    EmbeddableNote,
-    Guild,
-    Me,
-    OrgFile,
-    Revision,
-    TaskDoc,
-)
+from app.core import model_json
+from app.core.model_json import Fields, objects
+from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
 T = TypeVar("T")
 
@@ -33,70 +25,46 @@ def encode(value: object) -> bytes:
     return orjson.dumps(value, default=_dataclass_as_dict)
 
 
-def _dataclass_as_dict(value: object) -> Any:
-    return asdict(value)  # type: ignore[call-overload]  # only dataclasses reach here
+def _dataclass_as_dict(value: object) -> dict[str, object]:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    raise TypeError(f"the cache stores the shared models only, not {type(value).__name__}")
 
 
-def decode(body: bytes, build: Callable[[Any], T]) -> T:
+def decode(body: bytes, build: Callable[[object], T]) -> T:
     try:
         return build(orjson.loads(body))
-    except (KeyError, TypeError, AttributeError, orjson.JSONDecodeError) as exc:
-        raise ValueError(f"cache row has an unexpected shape: {type(exc).__name__}") from None
+    except ValueError as exc:  # ShapeError and orjson's JSONDecodeError are ValueErrors
+        raise ValueError(f"cache row has an unexpected shape: {exc}") from None
 
 
-def _access(items: Any) -> tuple[AccessEntry, ...]:
-    return tuple(AccessEntry(a["principal"], a["role"]) for a in items)
+def org_file(data: object) -> OrgFile:
+    return model_json.org_file(Fields(data, "a note"))
 
 
-def org_file(d: Any) -> OrgFile:
-    return OrgFile(
-        display_path=d["display_path"],
-        kind=d["kind"],
-        title=d["title"],
-        text=d["text"],
-        version=d["version"],
-        access=_access(d["access"]),
-    )
+def task_doc(data: object) -> TaskDoc:
+    f = Fields(data, "a Task")
+    return model_json.task_doc(f, agent_id=f.text("agent_id"), etag=f.optional_text("etag"))
 
 
-def task_doc(d: Any) -> TaskDoc:
-    return TaskDoc(
-        agent_id=d["agent_id"],
-        path=d["path"],
-        display_path=d["display_path"],
-        content=d["content"],
-        version=d["version"],
-        revisions=tuple(
-            Revision(r["version"], r["content"], r["replaced_at"], r["replaced_by_name"])
-            for r in d["revisions"]
-        ),
-        updated_at=d["updated_at"],
-        updated_by_name=d["updated_by_name"],
-        etag=d["etag"],
-    )
+def me(data: object) -> Me:
+    return model_json.me(Fields(data, "who you are"))
 
 
-def me(d: Any) -> Me:
-    return Me(d["id"], d["name"], d["type"], d["org_id"])
+def agents(data: object) -> list[AgentRow]:
+    return [model_json.agent_row(a) for a in objects(data, "an agent")]
 
 
-def agents(items: Any) -> list[AgentRow]:
-    return [AgentRow(a["id"], a["name"], a["guild_id"], a["task_version"]) for a in items]
+def guilds(data: object) -> list[Guild]:
+    return [model_json.guild(g) for g in objects(data, "a guild")]
 
 
-def guilds(items: Any) -> list[Guild]:
-    return [Guild(g["id"], g["name"]) for g in items]
+def embeddable_notes(data: object) -> list[EmbeddableNote]:
+    return [model_json.embeddable_note(n) for n in objects(data, "a note")]
 
 
-def embeddable_notes(items: Any) -> list[EmbeddableNote]:
-    return [EmbeddableNote(n["display_path"], n["title"], n["kind"], n["level"]) for n in items]
-
-
-def embed_status(items: Any) -> list[AgentEmbedStatus]:
+def embed_status(data: object) -> list[AgentEmbedStatus]:
     return [
-        AgentEmbedStatus(
-            a["id"],
-            tuple(BrokenEmbed(b["path"], b["hop"], b["in_path"]) for b in a["broken_embeds"]),
-        )
-        for a in items
+        model_json.agent_embed_status(a, file_key=model_json.CACHE_FILE_KEY)
+        for a in objects(data, "an agent")
     ]

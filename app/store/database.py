@@ -22,13 +22,16 @@ class _ThreadConnection:
     """One thread's connection, closed when the thread ends and its thread-locals go.
 
     Worker pools retire idle threads and start new ones; without this every retired thread
-    would leave an open file handle behind until the store is closed.
+    would leave an open file handle behind until the store is closed. ``in_use`` is held
+    while the thread reads or writes: closing a connection under a running statement
+    crashes the process (sqlite3 frees what the statement still uses), so close() waits.
     """
 
-    __slots__ = ("__weakref__", "conn")
+    __slots__ = ("__weakref__", "conn", "in_use")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.in_use = threading.RLock()  # re-entrant: a read may run inside a write
 
     def __del__(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -48,10 +51,6 @@ class StoreDatabase:
         self.path = Path(path)
         self._local = threading.local()
         self._lock = threading.Lock()
-        # close() waits for statements in flight: closing a connection another thread is
-        # executing on can crash the sqlite3 module (seen as a segfault in a test).
-        self._idle = threading.Condition(self._lock)
-        self._active = 0
         self._connections: weakref.WeakSet[_ThreadConnection] = weakref.WeakSet()
         self._closed = False
         self._prepare_file()
@@ -91,10 +90,10 @@ class StoreDatabase:
             raise
         return conn
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> _ThreadConnection:
         held: _ThreadConnection | None = getattr(self._local, "held", None)
         if held is not None:
-            return held.conn
+            return held
         with self._lock:
             if self._closed:
                 raise sqlite3.ProgrammingError("closed")
@@ -102,29 +101,21 @@ class StoreDatabase:
         with self._lock:
             self._connections.add(held)
         self._local.held = held
-        return held.conn
+        return held
 
     @contextmanager
-    def _in_use(self) -> Iterator[None]:
-        """Marks a statement in flight, so close() waits for it to end."""
-        with self._lock:
-            if self._closed:
-                raise sqlite3.ProgrammingError("closed")
-            self._active += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._active -= 1
-                if self._active == 0:
-                    self._idle.notify_all()
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection, kept from close() until the caller is done with it."""
+        held = self._connection()
+        with held.in_use:
+            yield held.conn
 
     @contextmanager
     def reading(self, action: str) -> Iterator[sqlite3.Connection]:
         """A connection for reads (each statement sees a consistent snapshot)."""
         try:
-            with self._in_use():
-                yield self._connection()
+            with self._using() as conn:
+                yield conn
         except StoreError:
             raise
         except SchemaTooNewError:
@@ -136,16 +127,15 @@ class StoreDatabase:
     def writing(self, action: str, *, still_safe: str = "") -> Iterator[sqlite3.Connection]:
         """One atomic write transaction: all of it lands, or none of it."""
         try:
-            with self._in_use():
-                conn = self._connection()
+            with self._using() as conn:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:
-                        # SQLite rolls back by itself on close; the first error is the one to
-                        # report
+                        # SQLite rolls back by itself on close; the first error is the one
+                        # to report
                         with contextlib.suppress(sqlite3.Error):
                             conn.execute("ROLLBACK")
                     raise
@@ -157,13 +147,12 @@ class StoreDatabase:
             raise store_error(action, problem_of(exc), self.path, still_safe=still_safe) from None
 
     def close(self) -> None:
-        """Close every thread's connection; later calls raise StoreError (closed)."""
+        """Close every thread's connection, each once its thread is done with it; later
+        calls raise StoreError (closed)."""
         with self._lock:
             self._closed = True
-            # A statement in flight finishes first (bounded: a busy database answers within
-            # its busy timeout).
-            self._idle.wait_for(lambda: self._active == 0, timeout=2 * BUSY_TIMEOUT_MS / 1000)
             held = list(self._connections)
         for one in held:
-            one.conn.close()
+            with one.in_use:
+                one.conn.close()
         self._local = threading.local()

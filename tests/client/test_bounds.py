@@ -12,6 +12,7 @@ from app.client import BadResponse, TaskdeskClient, TimedOut, Unreachable
 from app.client.transport import DEFAULT_MAX_BODY_BYTES
 from tests.client.conftest import ANN
 from tests.faultproxy import Fault, FaultProxy
+from tests.figures import Figure
 
 MiB = 1024 * 1024
 
@@ -25,24 +26,29 @@ def patient(proxy: FaultProxy) -> Iterator[TaskdeskClient]:
 
 @pytest.mark.parametrize("fault", [Fault.SLOW, Fault.SLOW_BODY])
 def test_a_dripping_answer_ends_at_the_deadline(
-    fault: Fault, proxy: FaultProxy, patient: TaskdeskClient
+    fault: Fault, proxy: FaultProxy, patient: TaskdeskClient, figure: Figure
 ) -> None:
+    """A byte every 20 ms never trips the 5 s read timeout: only the deadline can end it,
+    and it does, long before the 2 KB answer has dripped through (that takes 40 s)."""
     proxy.fault(fault, delay=0.02)
     started = time.monotonic()
     with pytest.raises(TimedOut) as caught:
         patient.get_task("a_scout")
-    assert 0.9 < time.monotonic() - started < 2.0
+    figure("dripping answer cut at the 1 s deadline after", time.monotonic() - started, "s")
     assert "within 1 s" in caught.value.message
+    assert proxy.last().bytes_sent < 1024  # the client hung up early in the answer
 
 
-def test_a_silent_server_ends_at_the_read_timeout(proxy: FaultProxy) -> None:
+def test_a_silent_server_ends_at_the_read_timeout(proxy: FaultProxy, figure: Figure) -> None:
     proxy.fault(Fault.HANG)
     with TaskdeskClient(proxy.url, ANN, read_timeout=0.3, deadline=30) as client:
         started = time.monotonic()
         with pytest.raises(TimedOut) as caught:
             client.agents()
-    assert time.monotonic() - started < 1.5
-    assert "0.3 s" in caught.value.message
+    figure(
+        "silent server given up at the 0.3 s read timeout after", time.monotonic() - started, "s"
+    )
+    assert "0.3 s" in caught.value.message  # the read timeout ended it, not the 30 s deadline
 
 
 def test_a_declared_huge_body_is_refused_before_reading(proxy: FaultProxy) -> None:
@@ -55,10 +61,8 @@ def test_a_declared_huge_body_is_refused_before_reading(proxy: FaultProxy) -> No
 
 def test_a_streamed_huge_body_stops_at_the_bound(proxy: FaultProxy) -> None:
     proxy.fault(Fault.HUGE, size=200 * MiB, declare_length=False)
-    started = time.monotonic()
     with TaskdeskClient(proxy.url, ANN) as client, pytest.raises(BadResponse) as caught:
         client.embeddable_notes()
-    assert time.monotonic() - started < 10
     assert "larger than 64 MiB" in caught.value.message
     sent = proxy.last().bytes_sent
     assert DEFAULT_MAX_BODY_BYTES < sent < 100 * MiB  # read to the bound, not to the end
@@ -78,11 +82,12 @@ def closed_port() -> int:
 
 
 def test_a_closed_port_is_unreachable_at_once() -> None:
-    with TaskdeskClient(f"http://127.0.0.1:{closed_port()}", ANN) as client:
-        started = time.monotonic()
-        with pytest.raises(Unreachable) as caught:
-            client.me()
-    assert time.monotonic() - started < 1.0
+    """Refused, not timed out: the client does not wait out a timeout or retry."""
+    with (
+        TaskdeskClient(f"http://127.0.0.1:{closed_port()}", ANN) as client,
+        pytest.raises(Unreachable) as caught,
+    ):
+        client.me()
     assert "connection was refused" in caught.value.message
 
 

@@ -1,4 +1,4 @@
-"""Every client call under every fault of the proxy: the right typed error, a clear message, soon.
+"""Every client call under every fault of the proxy: the right typed error and a clear message.
 
 A put_task whose answer is lost is never re-sent: it reads the live Task instead, so for the
 faults that forward the save (truncated, slow, dropped answer) it ends as done, and for those
@@ -31,8 +31,9 @@ from app.client import (
 )
 from app.core.models import TaskDoc
 from app.server import ServerHandle, start_server
-from tests.client.conftest import ANN, FAST
+from tests.client.conftest import ANN
 from tests.faultproxy import Fault, FaultProxy
+from tests.figures import Figure
 from tests.live_server import WORKSPACE_BASIC
 from tests.server_hooks import install_test_hooks
 
@@ -110,7 +111,6 @@ FAULTS: dict[str, tuple[Fault, dict[str, Any], object, object, object]] = {
     "refuse": (Fault.REFUSE, {}, Unreachable, Unreachable, Unreachable),
 }
 
-TIME_BOUND = FAST["deadline"] * 2 + 1.0  # a save may take two requests (PUT, then a GET)
 RAW_WORDS = (
     "Traceback",
     "urllib3",
@@ -164,6 +164,7 @@ def test_fault(
     client: TaskdeskClient,
     run_id: str,
     escalation_note: None,
+    figure: Figure,
 ) -> None:
     fault, params, expected, for_put, for_delete = FAULTS[fault_id]
     if call_name == "put_task":
@@ -180,10 +181,9 @@ def test_fault(
         outcome = CALLS[call_name](proxied, {"run_id": run_id, "text": text})
     except TaskdeskError as error:
         outcome = error
-    elapsed = time.monotonic() - started
+    figure("client call under a fault", time.monotonic() - started, "s")
     proxy.clear()
 
-    assert elapsed < TIME_BOUND, f"{call_name} took {elapsed:.2f} s under {fault_id}"
     if expected is OK:
         assert not isinstance(outcome, Exception), outcome
     elif expected is SAVED:

@@ -66,6 +66,13 @@ def test_text_older_than_a_second_is_lost() -> None:
     assert round(verdict.text_age_s or 0, 3) == 1.1
 
 
+def test_without_a_limit_the_age_is_measured_not_judged() -> None:
+    verdict = judge(1, LOG, 12.6, 2.0, offer("sha3", saved_mono=10.9), recovered("sha3"),
+                    EXPECTED, WALL, max_text_age_s=None)  # fmt: skip
+    assert verdict.problems == []
+    assert round(verdict.text_age_s or 0, 3) == 1.1
+
+
 def test_an_offer_must_name_the_agent_the_base_version_and_a_time() -> None:
     wrong = offer("sha4", saved_mono=11.55, base_version=2, banner="Unsaved edits were kept.",
                   saved_at="", banner_time="")  # fmt: skip

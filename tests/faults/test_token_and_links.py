@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 from PySide6.QtCore import QMimeData, QObject, Qt, QTimer, QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCursor
+from PySide6.QtGui import QDesktopServices, QTextCursor
 
 from app.client import TaskdeskClient
 from app.connect.paths import settings_path
@@ -224,20 +224,20 @@ def _full_session(qtbot, desk: Desk, server) -> None:
 # ---------------------------------------------------------------------- paste and links
 
 
-def test_pasted_html_becomes_plain_text(qtbot, desk: Desk) -> None:
+def test_pasted_html_becomes_plain_text(qtbot, desk: Desk, clipboard) -> None:
     editor = desk.tab.editor
     before = type_at_end(qtbot, desk, " ")
     mime = QMimeData()
     mime.setHtml('<b>Bold</b> <a href="javascript:alert(1)">link</a><script>x()</script>')
     mime.setText("Bold link")
-    QGuiApplication.clipboard().setMimeData(mime)
+    clipboard.setMimeData(mime)
     editor.paste()
     assert editor.text() == before + "Bold link"
     assert "<" not in editor.text()[len(before) :]
 
     only_html = QMimeData()
     only_html.setHtml("<img src='file:///etc/passwd'>")
-    QGuiApplication.clipboard().setMimeData(only_html)
+    clipboard.setMimeData(only_html)
     editor.paste()
     assert editor.text() == before + "Bold link"  # nothing that is not text lands
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QTextCursor
-
 from tests.live_server import LiveServer
-from widgets.dialogs.connect import ConnectRequest
+from tests.window_steps import sign_in, type_at_end
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
@@ -13,8 +11,7 @@ TIMEOUT = 10_000
 
 def open_window(qtbot, make_window, live_server: LiveServer) -> MainWindow:
     window: MainWindow = make_window()
-    with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
-        window.connect_to(ConnectRequest(live_server.url, live_server.token("ann"), False))
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
     return window
 
 
@@ -23,11 +20,7 @@ def test_draft_is_offered_with_agent_version_and_recovered(
 ) -> None:
     first = open_window(qtbot, make_window, live_server)
     base_version = first.task_tab.state.base_version
-    first.actions_.edit.trigger()
-    editor = first.task_tab.editor
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(editor, "Unsaved rule.")
-    mine = editor.text()
+    mine = type_at_end(qtbot, first, "Unsaved rule.")
     # The window goes without a save (as after a crash): the draft is what is left.
     first._closing_confirmed = True
     first.close()

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QTextCursor
-
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
+from tests.window_steps import type_at_end
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
 
 
 def edit(qtbot, window: MainWindow, text: str = " More.") -> str:
-    window.actions_.edit.trigger()
-    editor = window.task_tab.editor
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(editor, text)
-    return editor.text()
+    return type_at_end(qtbot, window, text)
 
 
 def test_switching_agent_cancel_stays_discard_goes(qtbot, window: MainWindow) -> None:

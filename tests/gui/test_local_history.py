@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QTextCursor
 
+from tests.window_steps import type_at_end
 from widgets.versions.local_history_dialog import LocalHistoryDialog
 from widgets.window.main_window import MainWindow
 
@@ -13,10 +14,7 @@ TIMEOUT = 10_000
 def test_discarded_text_can_be_found_and_inserted_back(qtbot, window: MainWindow) -> None:
     tab = window.task_tab
     original = tab.editor.text()
-    window.actions_.edit.trigger()
-    tab.editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(tab.editor, "Never close a ticket on Friday.")
-    mine = tab.editor.text()
+    mine = type_at_end(qtbot, window, "Never close a ticket on Friday.")
     window.actions_.discard.trigger()
     qtbot.waitUntil(lambda: tab.editor.text() == original, timeout=TIMEOUT)
     assert not tab.has_unsaved()

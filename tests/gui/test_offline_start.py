@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.gui.conftest import LOAD_TIMEOUT_MS
 from tests.live_server import LiveServer
+from tests.window_steps import LOAD_TIMEOUT_MS
 from widgets.dialogs.connect import ConnectRequest
 
 

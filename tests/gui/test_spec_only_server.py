@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QTextCursor
 
 from app.client import TaskdeskClient
 from app.render.preview_notes import UNSUPPORTED_MESSAGE
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
+from tests.window_steps import said, saved, sign_in, type_at_end
 from widgets.dialogs.connect import ConnectRequest
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
@@ -40,8 +40,8 @@ def bob(spec_only: LiveServer) -> Iterator[TaskdeskClient]:
 
 
 def connect(qtbot, window: MainWindow, server: LiveServer, who: str = "ann") -> None:
-    with qtbot.waitSignal(window.connected, timeout=TIMEOUT):
-        window.connect_to(ConnectRequest(server.url, server.token(who), remember=False))
+    """Sign in; the server lists no agents, so none opens by itself."""
+    sign_in(qtbot, window, server.url, server.token(who), first_agent=False)
 
 
 def open_by_id(qtbot, window: MainWindow, agent_id: str) -> None:
@@ -52,22 +52,6 @@ def open_by_id(qtbot, window: MainWindow, agent_id: str) -> None:
     assert not dialog.open_button.isEnabled()  # nothing typed yet
     qtbot.keyClicks(dialog.id_edit, agent_id)
     dialog.open_button.click()
-
-
-def type_at_end(qtbot, window: MainWindow, text: str) -> None:
-    window.actions_.edit.trigger()
-    editor = window.task_tab.editor
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(editor, text)
-
-
-def saved(window: MainWindow) -> bool:
-    state = window.task_tab.state
-    return state.saved_text_confirmed and not state.dirty and not state.saving
-
-
-def said(window: MainWindow, severity: Severity | None = None) -> list[str]:
-    return [t for t, s in window.messages.history if severity is None or s is severity]
 
 
 def no_traceback(window: MainWindow) -> None:

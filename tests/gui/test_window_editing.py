@@ -10,6 +10,7 @@ from PySide6.QtGui import QTextCursor
 
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
+from tests.window_steps import open_agent, saved, type_at_end
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
@@ -22,28 +23,10 @@ def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
         yield client
 
 
-def ann_types(qtbot, window: MainWindow, text: str) -> None:
-    """Switch to Edit and type ``text`` at the end of the Task."""
-    window.actions_.edit.trigger()
-    editor = window.task_tab.editor
-    editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(editor, text)
-
-
-def saved(window: MainWindow) -> bool:
-    state = window.task_tab.state
-    return state.saved_text_confirmed and not state.dirty and not state.saving
-
-
-def open_agent(qtbot, window: MainWindow, agent_id: str) -> None:
-    with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
-        window.on_agent_chosen(agent_id)
-
-
 def test_edit_and_save_reaches_the_server(qtbot, window: MainWindow, bob) -> None:
     open_agent(qtbot, window, "a_writer")
     before = bob.get_task("a_writer")
-    ann_types(qtbot, window, "Sign every draft.")
+    type_at_end(qtbot, window, "Sign every draft.")
     assert window.task_tab.has_unsaved()
     window.actions_.save.trigger()
     qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
@@ -61,7 +44,7 @@ def _conflict(qtbot, window: MainWindow, bob: TaskdeskClient) -> tuple[str, str]
     base = bob.get_task("a_writer")
     theirs = base.content + "Bob's rule.\n"
     bob.put_task("a_writer", theirs, base.version)
-    ann_types(qtbot, window, "Ann's rule.")
+    type_at_end(qtbot, window, "Ann's rule.")
     mine = window.task_tab.editor.text()
     window.actions_.save.trigger()
     qtbot.waitUntil(lambda: window.task_tab.conflict_banner.isVisible(), timeout=TIMEOUT)

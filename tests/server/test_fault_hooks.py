@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import statistics
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 import requests
 
 from app.server import start_server
+from tests.figures import Figure
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.server.http_calls import TIMEOUT, WRITER_TASK, call, get_task
 
@@ -33,9 +35,7 @@ def test_a_failed_save_writes_nothing(live_server: LiveServer) -> None:
 
 def test_delay_slows_requests_until_cleared(live_server: LiveServer) -> None:
     live_server.hook("delay", seconds=0.3)
-    started = time.monotonic()
-    assert call(live_server, "GET", "/api/me").ok
-    assert time.monotonic() - started >= 0.3
+    assert call(live_server, "GET", "/api/me").ok  # slowed, not failed
     with pytest.raises(requests.ReadTimeout):
         requests.get(live_server.url + "/api/me", headers=live_server.auth("ann"), timeout=0.1)
     live_server.hook("reset")
@@ -71,17 +71,22 @@ def test_hook_routes_exist_only_in_test_mode(tmp_path: Path) -> None:
         assert response.status_code == 404
 
 
-def test_small_requests_do_not_wait_on_delayed_acks(live_server: LiveServer) -> None:
-    """Without TCP_NODELAY every response waits ~40 ms for the client's delayed ACK.
-
-    A regression guard rather than a benchmark: the bound is ten times the usual figure.
-    """
+def test_small_answers_do_not_wait_on_delayed_acks(live_server: LiveServer, figure: Figure) -> None:
+    """Every connection the server accepts has TCP_NODELAY: without it each answer waits
+    ~40 ms for the client's delayed ACK. The round trip is printed, not checked."""
     with requests.Session() as session:
         headers = live_server.auth("ann")
-        session.get(live_server.url + "/api/me", headers=headers, timeout=TIMEOUT)
+        assert session.get(live_server.url + "/api/me", headers=headers, timeout=TIMEOUT).ok
+        # uvicorn's record of the open connections: ours is among them, kept alive.
+        connections = list(live_server.handle._server.server_state.connections)
+        sockets = [c.transport.get_extra_info("socket") for c in connections]
+        assert sockets
+        assert all(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) for s in sockets)
         times = []
         for _ in range(21):
             started = time.perf_counter()
             assert session.get(live_server.url + "/api/me", headers=headers, timeout=TIMEOUT).ok
             times.append(time.perf_counter() - started)
-    assert statistics.median(times) < 0.02, times
+    figure(
+        "small answer round trip on a kept-alive connection", statistics.median(times) * 1000, "ms"
+    )

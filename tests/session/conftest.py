@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,23 +13,8 @@ from app.client import TaskdeskClient
 from app.desk.runner import Runner
 from app.server import ServerHandle
 from app.store import LocalStore
-
-_here = Path(__file__).resolve().parent
-
-
-def _load(name: str) -> Any:
-    """Loads ``name``.py by path (importlib mode) so test modules can ``import`` it."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _here / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-env = _load("session_env")
-_load("machine_env")  # the pure transitions' test bench
+from tests.faultproxy import FaultProxy
+from tests.session import session_env as env
 
 
 @pytest.fixture
@@ -41,21 +24,21 @@ def server(tmp_path: Path) -> Iterator[ServerHandle]:
 
 
 @pytest.fixture
-def hooks(server: ServerHandle) -> Any:
+def hooks(server: ServerHandle) -> Iterator[env.TestHooks]:
     hooks = env.TestHooks(server.url)
     yield hooks
     hooks.reset()
 
 
 @pytest.fixture
-def proxy(server: ServerHandle) -> Iterator[Any]:
+def proxy(server: ServerHandle) -> Iterator[FaultProxy]:
     """Our operator's requests go through this proxy: it counts them and can refuse them."""
-    with env.FaultProxy(server.url) as running:
+    with FaultProxy(server.url) as running:
         yield running
 
 
 @pytest.fixture
-def ann(proxy: Any) -> Iterator[TaskdeskClient]:
+def ann(proxy: FaultProxy) -> Iterator[TaskdeskClient]:
     """The operator at this desk, through the proxy."""
     with env.client(proxy.url, env.ANN) as opened:
         yield opened

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 import requests
 
@@ -21,30 +18,16 @@ from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from app.server import ServerHandle, start_server
 from app.store import LocalStore
+from tests.faultproxy import Fault, FaultProxy
 from tests.server_hooks import install_test_hooks
+
+__all__ = ["Fault", "FaultProxy"]  # the tests reach the proxy through this module
 
 TESTS = Path(__file__).resolve().parent.parent
 WORKSPACE = TESTS / "data" / "workspace_basic.json"
 SERVER_KEY = "http://taskdesk.test"
 ANN = "ann-secret"
 BOB = "bob-secret"
-
-
-def load_by_path(name: str, path: Path) -> ModuleType:
-    """Tests import by path (importlib mode); shared test modules are registered once."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-faultproxy = load_by_path("faultproxy", TESTS / "faultproxy.py")
-FaultProxy = faultproxy.FaultProxy
-Fault = faultproxy.Fault
 
 
 class TestHooks:

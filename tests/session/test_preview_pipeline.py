@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import session_env as env
 
 from app.core.expander import Expansion
 from app.core.models import Reader
@@ -14,6 +13,7 @@ from app.core.user_message import Severity
 from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.render.preview_html import render_preview
 from app.render.preview_notes import PreviewExpansion, PreviewNotes
+from tests.session import session_env as env
 
 CONTEXT = PreviewContext(
     org_id="o_acme",

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import session_env as env
-
 from app.desk.retry_backoff import RetryBackoff
 from app.server import start_server
 from app.store import HistoryReason
+from tests.session import session_env as env
 
 AGENT = "a_writer"
 

@@ -6,11 +6,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-import session_env as env
-
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.core.user_message import Severity
 from app.store import HistoryReason
+from tests.session import session_env as env
 
 AGENT = "a_writer"
 
@@ -281,6 +280,7 @@ def test_a_failing_store_reaches_the_operator_and_the_text_stays(
     qtbot: Any, make_harness: Any, store: Any
 ) -> None:
     h = opened(qtbot, make_harness)
+    h.runner.wait_idle()  # the open's cache writes are done: the store fails only the draft
     store.close()
     with qtbot.waitSignal(h.session.message, timeout=3000) as said:
         h.editor.type("words the disk refused")

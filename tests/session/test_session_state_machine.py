@@ -18,7 +18,6 @@ from typing import Any
 
 import hypothesis.strategies as st
 import pytest
-import session_env as env
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -33,6 +32,7 @@ from app.core.models import TaskDoc
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.runner import Runner
 from app.store import LocalStore
+from tests.session import session_env as env
 
 AGENT = "a_writer"
 

@@ -12,7 +12,6 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from machine_env import AGENT, NOW, Editor, doc, of, opened_on, run, said
 
 from app.client.errors import BadResponse, Offline, SaveUncertain, ServerError, VersionConflict
 from app.core.limits import TASK_MAX_BYTES
@@ -41,6 +40,7 @@ from app.desk.session_effects import (
 from app.desk.session_model import PutRecord, Reading, SessionModel, SessionPhase
 from app.desk.session_steps import flush_draft
 from app.store.records import Cached, Draft, HistoryReason
+from tests.session.machine_env import AGENT, NOW, Editor, doc, of, opened_on, run, said
 
 Phase = SessionPhase
 

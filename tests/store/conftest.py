@@ -29,9 +29,3 @@ def clock() -> FakeClock:
 def store(tmp_path: Path, clock: FakeClock) -> Iterator[LocalStore]:
     with LocalStore(tmp_path / "data" / "store.sqlite3", clock=clock) as opened:
         yield opened
-
-
-# The shared reference-server fixtures (a real server over loopback HTTP).
-from tests.live_server import live_server, server_factory, workspace_basic  # noqa: E402
-
-__all__ = ["clock", "live_server", "server_factory", "store", "workspace_basic"]

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
 
+import orjson
+import pytest
+
+from app.client.parse import embed_status_from
 from app.core.models import (
     AccessEntry,
     AgentEmbedStatus,
@@ -16,25 +21,19 @@ from app.core.models import (
     Me,
     OrgFile,
     Revision,
-    TaskDoc,
 )
-from app.store import LocalStore
+from app.store import LocalStore, cache_codec
+from tests.factories import task_doc
 
 SERVER = "http://127.0.0.1:5000"
 OTHER = "https://other.example"
 
-TASK = TaskDoc(
-    agent_id="a_scout",
-    path="task.md",
-    display_path="org/o_acme/agents/a_scout/task.md",
-    content="Watch ![[org/o_acme/guilds/guild_ops/style-guide.md]]",
-    version=3,
-    revisions=(
-        Revision(2, "older", "2026-01-02T00:00:00Z", "Ann"),
-        Revision(1, "oldest", "2026-01-01T00:00:00Z", "Bob"),
-    ),
-    updated_at="2026-01-03T00:00:00Z",
-    updated_by_name="Ann",
+TASK = task_doc(
+    "a_scout",
+    "Watch ![[org/o_acme/guilds/guild_ops/style-guide.md]]",
+    3,
+    Revision(2, "older", "2026-01-02T00:00:00Z", "Ann"),
+    Revision(1, "oldest", "2026-01-01T00:00:00Z", "Bob"),
     etag='"v3-abc"',
 )
 NOTE = OrgFile(
@@ -96,7 +95,7 @@ def test_the_cache_is_kept_per_server(store: LocalStore) -> None:
 def test_a_newer_fetch_replaces_the_older_one(store: LocalStore, clock) -> None:
     store.put_task(SERVER, TASK)
     clock.now += 60
-    newer = TaskDoc(**{**{f: getattr(TASK, f) for f in TASK.__slots__}, "version": 4})
+    newer = dataclasses.replace(TASK, version=4)
     store.put_task(SERVER, newer)
     doc, fetched_at = store.get_task(SERVER, "a_scout")  # type: ignore[misc]
     assert doc.version == 4
@@ -129,3 +128,34 @@ def test_a_row_of_another_shape_is_a_miss_not_a_crash(store: LocalStore) -> None
     with closing(sqlite3.connect(store.path)) as conn, conn:
         conn.execute("UPDATE cache SET body = ? WHERE kind = 'task'", (b'{"agent": 1}',))
     assert store.get_task(SERVER, "a_scout") is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"version": "3"},
+        {"content": None},
+        {"etag": 5},
+        {"revisions": [{"version": 2, "content": "older"}]},
+        {"revisions": "none"},
+    ],
+)
+def test_a_row_with_a_field_of_the_wrong_type_is_a_miss(
+    store: LocalStore, change: dict[str, object]
+) -> None:
+    """Checked as strictly as the server's answers: a wrong type is not passed on."""
+    store.put_task(SERVER, TASK)
+    body = orjson.loads(cache_codec.encode(TASK)) | change
+    with closing(sqlite3.connect(store.path)) as conn, conn:
+        conn.execute("UPDATE cache SET body = ? WHERE kind = 'task'", (orjson.dumps(body),))
+    assert store.get_task(SERVER, "a_scout") is None
+
+
+def test_a_broken_embed_keeps_its_file_in_the_cache(store: LocalStore) -> None:
+    """The cache names the field ``in_path``, the wire ``in``: both read the same model."""
+    status = [AgentEmbedStatus("a_scout", (BrokenEmbed("org/o_acme/gone.md", 2, "x/task.md"),))]
+    store.put_embed_status(SERVER, "guild_ops", status)
+    cached = store.get_embed_status(SERVER, "guild_ops")
+    assert cached is not None and cached.value == status
+    wire = {"path": "org/o_acme/gone.md", "hop": 2, "in": "x/task.md"}
+    assert embed_status_from({"agents": [{"id": "a_scout", "broken_embeds": [wire]}]}) == status

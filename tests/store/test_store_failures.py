@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -148,3 +149,46 @@ def test_closed_store_says_so(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as caught:
         store.save_draft(SERVER, "a_scout", "late", 1)
     assert caught.value.problem is StoreProblem.CLOSED
+
+
+CLOSE_WHILE_WRITING = """
+import sys, threading
+from pathlib import Path
+from app.core.models import Me
+from app.store import LocalStore, StoreError
+
+folder = Path(sys.argv[1])
+for n in range(40):
+    store = LocalStore(folder / f"store-{n}.sqlite3")
+    writing, outcomes = threading.Event(), []
+
+    def write() -> None:
+        try:
+            while True:
+                store.put_me("k", Me("u_ann", "Ann " * 500, "operator", "o_acme"))
+                writing.set()
+        except StoreError as exc:
+            outcomes.append(exc.message)
+
+    worker = threading.Thread(target=write)
+    worker.start()
+    writing.wait()
+    store.close()  # from another thread, in the middle of the writes
+    worker.join()
+    assert outcomes and "closed" in outcomes[0], outcomes
+print("ok")
+"""
+
+
+def test_closing_while_another_thread_writes_waits_for_the_write(tmp_path: Path) -> None:
+    """The window closes the store while a worker may be writing the offline copy: the write
+    ends first, the next one is told the store is closed. (Before, the connection was closed
+    under the running statement and the process died with SIGSEGV: hence a child process.)"""
+    done = subprocess.run(
+        [sys.executable, "-c", CLOSE_WHILE_WRITING, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (0, "ok\n"), done.stderr[-2000:]

@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor, QImage, QTextCharFormat, QTextCursor
 from pytestqt.qtbot import QtBot
 
 from app.core.models import EmbeddableNote
+from tests.on_screen import shown
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor
 
@@ -23,12 +24,8 @@ NOTES = [
 @pytest.fixture
 def editor(qtbot: QtBot) -> TaskEditor:
     widget = TaskEditor()
-    qtbot.addWidget(widget)
     widget.set_embeddable_notes(NOTES)
-    widget.resize(600, 400)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, widget, (600, 400))
 
 
 def _format_at(editor: TaskEditor, line: int, column: int) -> QTextCharFormat:

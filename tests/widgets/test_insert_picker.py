@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.models import EmbeddableNote
+from tests.on_screen import shown
 from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableModel
 from widgets.editor.insert_picker import InsertPickerDialog
 
@@ -21,11 +22,7 @@ NOTES = [
 
 @pytest.fixture
 def picker(qtbot: QtBot) -> InsertPickerDialog:
-    dialog = InsertPickerDialog(NOTES, kind="note")
-    qtbot.addWidget(dialog)
-    dialog.show()
-    qtbot.waitExposed(dialog)
-    return dialog
+    return shown(qtbot, InsertPickerDialog(NOTES, kind="note"))
 
 
 def _paths(dialog: InsertPickerDialog) -> list[str]:

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from app.desk.runner import Runner
 from app.render.links import embed_url
+from tests.on_screen import shown
 from widgets.preview.preview_document import InertDocument, fill_in_chunks, inert_resource
 from widgets.preview.preview_pane import PreviewPane
 from widgets.preview.preview_panel import PreviewPanel
@@ -30,12 +31,7 @@ def runner(qtbot: QtBot) -> Iterator[Runner]:
 
 @pytest.fixture
 def pane(qtbot: QtBot) -> PreviewPane:
-    widget = PreviewPane()
-    qtbot.addWidget(widget)
-    widget.resize(500, 300)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, PreviewPane(), (500, 300))
 
 
 @pytest.fixture

@@ -10,36 +10,28 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
-from app.core.models import Revision, TaskDoc
+from app.core.models import Revision
+from tests.factories import task_doc
+from tests.on_screen import shown
 from widgets.versions.revision_model import DETAIL_ROLE, TITLE_ROLE
 from widgets.versions.versions_panel import VersionsPanel
 
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 LONG_NAME = "Maximiliane Featherstonehaugh-Wolfeschlegelsteinhausen"
-DOC = TaskDoc(
-    agent_id="a_dispatch",
-    path="task.md",
-    display_path="org/o_acme/agents/a_dispatch/task.md",
-    content="live\n",
-    version=4,
-    revisions=(
-        Revision(3, "three\n", "2026-02-16T09:30:00Z", "Chen"),
-        Revision(2, "two\n", "2026-02-09T09:30:00Z", LONG_NAME),
-    ),
-    updated_at="2026-02-16T09:30:00Z",
-    updated_by_name="Chen",
+DOC = task_doc(
+    "a_dispatch",
+    "live\n",
+    4,
+    Revision(3, "three\n", "2026-02-16T09:30:00Z", "Chen"),
+    Revision(2, "two\n", "2026-02-09T09:30:00Z", LONG_NAME),
 )
 
 
 @pytest.fixture
 def panel(qtbot: QtBot) -> VersionsPanel:
     widget = VersionsPanel(clock=lambda: NOW)
-    qtbot.addWidget(widget)
-    widget.resize(900, 500)
     widget.set_task(DOC)
-    widget.show()
-    qtbot.waitExposed(widget)
-    return widget
+    return shown(qtbot, widget, (900, 500))
 
 
 def _painted_lines(panel: VersionsPanel, row: int) -> tuple[str, str]:

@@ -9,24 +9,19 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.diff_model import build_diff
-from app.core.models import Revision, TaskDoc
+from app.core.models import Revision
+from tests.factories import saved_over, task_doc
 from widgets.common.provenance import exact_time
 from widgets.versions.revision_model import IS_LIVE_ROLE, VERSION_ROLE
 from widgets.versions.versions_panel import VersionsPanel
 
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
-DOC = TaskDoc(
-    agent_id="a_scout",
-    path="task.md",
-    display_path="org/o_acme/agents/a_scout/task.md",
-    content="line one\nline two CHANGED\n",
-    version=3,
-    revisions=(
-        Revision(2, "line one\nline two\n", "2026-03-04T11:57:00Z", "Ann"),
-        Revision(1, "first\n", "2026-03-02T09:00:00Z", "Bob"),
-    ),
-    updated_at="2026-03-04T11:57:00Z",
-    updated_by_name="Ann",
+DOC = task_doc(
+    "a_scout",
+    "line one\nline two CHANGED\n",
+    3,
+    Revision(2, "line one\nline two\n", "2026-03-04T11:57:00Z", "Ann"),
+    Revision(1, "first\n", "2026-03-02T09:00:00Z", "Bob"),
 )
 
 
@@ -110,14 +105,7 @@ def test_selecting_live_again_falls_back_to_text(panel: VersionsPanel) -> None:
 
 def test_new_task_keeps_the_selected_version(panel: VersionsPanel) -> None:
     panel.select_row(2)
-    newer = TaskDoc(
-        DOC.agent_id,
-        DOC.path,
-        DOC.display_path,
-        "v4 text",
-        4,
-        (Revision(3, DOC.content, "2026-03-04T12:00:00Z", "Cy"), *DOC.revisions),
-    )
+    newer = saved_over(DOC, "v4 text", "2026-03-04T12:00:00Z", "Cy")
     panel.set_task(newer)
     assert panel.selected() is not None and panel.selected().version == 1
 
@@ -125,7 +113,7 @@ def test_new_task_keeps_the_selected_version(panel: VersionsPanel) -> None:
 def test_no_earlier_versions_says_so(qtbot: QtBot) -> None:
     panel = VersionsPanel(clock=lambda: NOW)
     qtbot.addWidget(panel)
-    panel.set_task(TaskDoc("a", "task.md", "p", "only", 1))
+    panel.set_task(task_doc("a", "only", 1))
     assert not panel.empty_label.isHidden()
     assert panel.model.rowCount() == 1
 
