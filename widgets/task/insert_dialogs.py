@@ -58,8 +58,6 @@ class InsertDialogs(QObject):
         from widgets.versions.local_history_dialog import LocalHistoryDialog, insert_at_cursor
 
         store, key, agent_id = connection.store, connection.server_key, agent.id
-        if store is None:
-            return
         dialog = LocalHistoryDialog(
             agent.name, lambda: store.history(key, agent_id), self._runner, self._owner
         )
