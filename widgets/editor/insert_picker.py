@@ -178,7 +178,7 @@ class InsertPickerDialog(QDialog):
 
         self.search_field.textChanged.connect(self.on_search_changed)
         self.search_field.installEventFilter(self)
-        self.list_view.doubleClicked.connect(self.on_activated)
+        # activated covers double-click (or single click, where the style says so) and Enter.
         self.list_view.activated.connect(self.on_activated)
         self.insert_button.clicked.connect(self.on_insert)
         self.cancel_button.clicked.connect(self.reject)
@@ -207,6 +207,9 @@ class InsertPickerDialog(QDialog):
             self.on_insert()
 
     def on_insert(self) -> None:
+        # One choice per dialog: a double-click, Enter and a late button press all land here.
+        if self._chosen is not None:
+            return
         path = self.current_path()
         if path is None:
             return

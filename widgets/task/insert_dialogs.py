@@ -43,6 +43,8 @@ class InsertDialogs(QObject):
         self.picker = picker
 
         def done(result: int) -> None:
+            if self.picker is not picker:
+                return  # finished again for a dialog already handled
             path = picker.chosen_path()
             if result and path:
                 self._editor.insert_embed(path)
