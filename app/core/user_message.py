@@ -47,3 +47,14 @@ def warning(text: str, key: MessageKey = MessageKey.NONE) -> UserMessage:
 
 def error(text: str, key: MessageKey = MessageKey.NONE) -> UserMessage:
     return UserMessage(Severity.ERROR, text, key)
+
+
+def makes_untrue(later: UserMessage, earlier: MessageKey) -> bool:
+    """Whether ``later`` says that a standing warning about ``earlier`` no longer holds.
+
+    A passing note on the same subject ends it (the server is back, the save landed), and
+    a landed save ends the warning that the Task was not saved while the server was gone.
+    """
+    if later.severity is not Severity.INFO or earlier is MessageKey.NONE:
+        return False
+    return later.key is earlier or (later.key, earlier) == (MessageKey.SAVE, MessageKey.OFFLINE)

@@ -125,6 +125,12 @@ class PreviewNotes:
         self._supported: bool | None = None  # None: not known yet
         self._unsupported_checked_at = 0.0
         self._problem: str | None = None
+        self._retry_now = False  # set from any thread; read under the lock
+
+    def retry_unreachable(self) -> None:
+        """The server is back: the next preview asks again about every note it could not
+        reach, without waiting out the retry delay. Never blocks (no lock taken)."""
+        self._retry_now = True
 
     def forget(self) -> None:
         """Drop what is in memory (e.g. after reconnecting): the next preview asks again."""
@@ -138,6 +144,11 @@ class PreviewNotes:
         self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
     ) -> PreviewExpansion:
         with self._lock:
+            if self._retry_now:
+                self._retry_now = False
+                for known in self._known.values():
+                    if known.unknown or known.stale:
+                        known.checked_at = float("-inf")
             attempted: set[str] = set()
             for _ in range(MAX_ROUNDS):
                 used: dict[str, None] = {}

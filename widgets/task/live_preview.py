@@ -12,6 +12,7 @@ from app.core.embed_verdicts import EmbedVerdict, embed_verdicts
 from app.core.expander import task_display_path
 from app.core.limits import utf8_len
 from app.core.models import AgentRow, Reader
+from app.core.user_message import MessageKey
 from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.desk.runner import Runner
 from app.render.preview_notes import PreviewNotes
@@ -65,6 +66,7 @@ class LivePreview(QObject):
         self._server_verdicts = server_verdicts
         self._connection: Connection | None = None
         self._notice: str | None = None
+        self._notes: PreviewNotes | None = None
         self.pipeline: PreviewPipeline | None = None
         self.last_preview: PreviewResult | None = None
         self._size_timer = QTimer(self)
@@ -78,7 +80,9 @@ class LivePreview(QObject):
             self.pipeline.set_context(None)
             self.pipeline.deleteLater()
         self._connection = connection
-        notes = PreviewNotes(connection.client, connection.store, connection.server_key)
+        self._notes = notes = PreviewNotes(
+            connection.client, connection.store, connection.server_key
+        )
         pipeline = PreviewPipeline(
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )
@@ -108,6 +112,14 @@ class LivePreview(QObject):
             self.pipeline.schedule()
         self._size_timer.start()
 
+    def server_back(self) -> None:
+        """The server answers again: preview at once, asking about the notes it could not
+        reach, so a notice about them goes."""
+        if self._notes is not None:
+            self._notes.retry_unreachable()
+        if self.pipeline is not None:
+            self.pipeline.schedule()
+
     def count_sizes(self) -> None:
         self._size_meters.set_sizes(utf8_len(self._editor.text()))
 
@@ -135,7 +147,9 @@ class LivePreview(QObject):
         self._size_meters.set_sizes(utf8_len(self._editor.text()), expansion.embedded_bytes)
         self._banners.show_budget(expansion)
         if result.notice and result.notice != self._notice:
-            self._messages.warning(result.notice)
+            self._messages.warning(result.notice, MessageKey.PREVIEW)
+        elif not result.notice:
+            self._messages.withdraw(MessageKey.PREVIEW)  # the preview is exact again
         self._notice = result.notice
 
     def mark_from_server(self) -> None:

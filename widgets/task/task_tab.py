@@ -281,6 +281,8 @@ class TaskTab(QWidget):
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
         self.banners.show_state(state, self.agent_name())
+        if before.offline and not state.offline:
+            self.live_preview.server_back()
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (

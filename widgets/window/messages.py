@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox, QStatusBar, QWidget
 
 from app.client.scrubbing import scrub_tokens
-from app.core.user_message import Severity, UserMessage
+from app.core.user_message import MessageKey, Severity, UserMessage, makes_untrue
 from widgets.window.banners import MessageBar
 
 log = logging.getLogger("taskdesk")
@@ -42,16 +42,27 @@ class Messages(QObject):
         self._status = status_bar
         self._bar = bar
         self.error_box: QMessageBox | None = None
+        # The warnings that still hold, by subject, oldest first: the bar shows the newest,
+        # and when a later event makes it untrue the one before it comes back.
+        self._standing: dict[MessageKey, str] = {}
         self.history: list[tuple[str, Severity]] = []
 
     def set_message_bar(self, bar: MessageBar | None) -> None:
+        if self._bar is not None:
+            self._bar.closed.disconnect(self._on_bar_closed)
         self._bar = bar
+        self._standing.clear()
+        if bar is not None:
+            bar.closed.connect(self._on_bar_closed)
 
     def info(self, text: str) -> None:
         self._status.showMessage(text, STATUS_TIMEOUT_MS)
         self._record(text, Severity.INFO)
 
-    def warning(self, text: str) -> None:
+    def warning(self, text: str, key: MessageKey = MessageKey.NONE) -> None:
+        """A warning that stays in the bar until read, or until ``withdraw(key)``."""
+        self._standing.pop(key, None)
+        self._standing[key] = text
         if self._bar is not None:
             # The bar's sticky kind: a warning stays until the operator has read it.
             self._bar.show_message(text, "error")
@@ -75,13 +86,32 @@ class Messages(QObject):
         self._record(text, Severity.ERROR)
 
     def show(self, message: UserMessage) -> None:
-        """Show a message from the engine at its level."""
+        """Show a message from the engine at its level; a note that makes a standing
+        warning untrue (the server is back, the save landed) takes that warning away."""
         if message.severity is Severity.ERROR:
             self.error(message.text)
         elif message.severity is Severity.WARNING:
-            self.warning(message.text)
+            self.warning(message.text, message.key)
         else:
+            for key in [k for k in self._standing if makes_untrue(message, k)]:
+                self.withdraw(key)
             self.info(message.text)
+
+    def withdraw(self, key: MessageKey) -> None:
+        """The warning about ``key`` no longer holds: it leaves the bar (an older one that
+        still holds comes back)."""
+        if key is MessageKey.NONE or self._standing.pop(key, None) is None:
+            return
+        if self._bar is None:
+            return
+        if self._standing:
+            self._bar.show_message(next(reversed(self._standing.values())), "error")
+        else:
+            self._bar.dismiss()
+
+    def _on_bar_closed(self) -> None:
+        if self._bar is not None and not self._bar.isVisible():
+            self._standing.clear()  # read and closed, or nothing left that holds
 
     def _on_error_box_closed(self) -> None:
         box, self.error_box = self.error_box, None
