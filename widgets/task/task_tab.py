@@ -25,6 +25,7 @@ from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
+from widgets.task.read_only import ReadOnlyBanner, ReadOnlyTask
 from widgets.task.task_banners import TaskBanners
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
@@ -98,6 +99,8 @@ class TaskTab(QWidget):
         layout.setSpacing(6)
         layout.addWidget(self.header)
         layout.addWidget(self.provenance)
+        self.read_only = ReadOnlyTask(self.editor, self.versions, actions, ReadOnlyBanner())
+        layout.addWidget(self.read_only.banner)
         self.banners.add_to(layout)
         layout.addWidget(self.work_area, 1)
         layout.addWidget(self.size_meters)
@@ -167,6 +170,7 @@ class TaskTab(QWidget):
             self.session.deleteLater()
         self.connection = connection
         self.links.connection = connection
+        self.read_only.set_person(connection.me if connection.features.me else None)
         self.live_preview.set_connection(connection)
         session = TaskSession(
             client=connection.client,
@@ -233,6 +237,7 @@ class TaskTab(QWidget):
         self.live_preview.count_sizes()
         if self.connection is not None and self.connection.learn_from_task(doc):
             self.features_changed.emit()
+        self.read_only.apply()
         if self.agent is not None and doc.agent_id == self.agent.id:
             self.live_preview.show_agent(self.agent)
             self.agent_shown.emit(doc.agent_id)
@@ -285,6 +290,7 @@ class TaskTab(QWidget):
             self.live_preview.server_back()
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
+        self.read_only.apply()
         saved_now = (
             (before.saving or before.dirty)
             and state.saved_text_confirmed
@@ -301,7 +307,7 @@ class TaskTab(QWidget):
     # ------------------------------------------------------------------ commands
 
     def set_mode_edit(self, edit: bool) -> None:
-        self.work_area.set_mode_edit(edit)
+        self.work_area.set_mode_edit(edit and not self.read_only.active)
 
     def save(self) -> None:
         if self.session is not None:

@@ -116,6 +116,7 @@ class VersionsPanel(QWidget):
         layout.addWidget(splitter)
 
         self._compared_version: int | None = None
+        self._can_restore = True  # False for someone who may read Tasks but not change them
         self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.text_button.toggled.connect(lambda _on: self._show_selected())
         self.restore_button.clicked.connect(self.on_restore_clicked)
@@ -130,6 +131,11 @@ class VersionsPanel(QWidget):
         self.empty_label.setVisible(len(doc.revisions) == 0)
         row = self.model.row_of_version(previous.version) if previous else None
         self.select_row(0 if row is None else row)
+
+    def set_can_restore(self, allowed: bool) -> None:
+        """Whether Restore is offered at all (reading and comparing always are)."""
+        self._can_restore = allowed
+        self._update_controls(self.selected())
 
     def refresh_times(self, now: datetime | None = None) -> None:
         self.model.refresh_times()
@@ -200,7 +206,7 @@ class VersionsPanel(QWidget):
     def _update_controls(self, selected: RevisionRow | None) -> None:
         earlier = selected is not None and not selected.live
         self.compare_button.setEnabled(earlier)
-        self.restore_button.setEnabled(earlier)
+        self.restore_button.setEnabled(earlier and self._can_restore)
         text = f"Restore v{selected.version}" if earlier and selected else "Restore"
         self.restore_button.setText(text)
         self.restore_button.setAccessibleName(text)
