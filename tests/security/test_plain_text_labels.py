@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex
+from PySide6.QtGui import Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QMessageBox, QWidget
 
 from tests.live_server import WORKSPACE_BASIC, LiveServer

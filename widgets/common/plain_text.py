@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt  # QtGui's Qt adds mightBeRichText to QtCore's
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 
