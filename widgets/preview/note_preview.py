@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -17,11 +18,15 @@ from widgets.common.plain_text import plain_label
 from widgets.preview.preview_pane import PreviewPane
 
 NOT_REACHABLE = "This file is not reachable."
+NOT_REACHABLE_TABLE = "This table is not reachable."
 
 
 class NotePreviewDialog(QDialog):
-    """Shows sanitised ``html`` (from render_markdown); ``html`` None means not reachable.
+    """Shows sanitised ``html`` (from render_markdown), or ``about`` (what a collection is);
+    neither means not reachable, and ``reason`` says why.
 
+    Laid out like the rest of the app: the title with its level tag, the path, then the
+    text (scrollable) or one paragraph, all held at the top.
     Links inside the note go through the same pane as the Task preview, so they load
     nothing and are routed the same way (``browser.embed_clicked`` and friends).
     """
@@ -36,13 +41,15 @@ class NotePreviewDialog(QDialog):
         parent: QWidget | None = None,
         *,
         reason: str = "",
+        about: str = "",
+        unreachable: str = NOT_REACHABLE,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("NotePreviewDialog")
         shown_title = title or path.rsplit("/", 1)[-1]
         self.setWindowTitle(shown_title)
         self.setAccessibleName(shown_title)
-        self.reachable = html is not None
+        self.reachable = html is not None or bool(about)
 
         self.title_label = plain_label(shown_title)  # a note's own words
         self.title_label.setObjectName("title")
@@ -50,6 +57,9 @@ class NotePreviewDialog(QDialog):
         self.level_label.setObjectName("levelTag")
         self.level_label.setProperty("level", level)
         self.level_label.setAccessibleName(f"Level: {level}")
+        # A tag is as tall as its text: extra height goes to the note, never to the tag.
+        self.level_label.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.level_label.setVisible(bool(level))
         self.version_label = plain_label(f"v{version}" if version is not None else "")
         self.version_label.setObjectName("hint")
         self.path_label = plain_label(path)
@@ -59,14 +69,18 @@ class NotePreviewDialog(QDialog):
 
         self.browser = PreviewPane()
         self.browser.setAccessibleName("Note text")
-        self.unreachable_label = QLabel()
+        self.about_label = plain_label(about)
+        self.about_label.setWordWrap(True)
+        self.about_label.setAccessibleName(about)
+        self.unreachable_label = plain_label()
         self.unreachable_label.setObjectName("danger")
         self.unreachable_label.setWordWrap(True)
-        message = NOT_REACHABLE if not reason else f"{NOT_REACHABLE} {reason}"
+        message = unreachable if not reason else f"{unreachable} {reason}"
         self.unreachable_label.setText(message)
         self.unreachable_label.setAccessibleName(message)
         self.unreachable_icon = QLabel()
         self.unreachable_icon.setPixmap(icon("unreachable").pixmap(18, 18))
+        self.unreachable_icon.setAlignment(Qt.AlignmentFlag.AlignTop)
 
         self.close_button = QPushButton("Close")
         self.close_button.setAccessibleName("Close")
@@ -74,8 +88,9 @@ class NotePreviewDialog(QDialog):
         self.close_button.clicked.connect(self.accept)
 
         head = QHBoxLayout()
+        head.setSpacing(8)
         head.addWidget(self.title_label)
-        head.addWidget(self.level_label)
+        head.addWidget(self.level_label, 0, Qt.AlignmentFlag.AlignVCenter)
         head.addStretch(1)
         head.addWidget(self.version_label)
         unreachable_row = QHBoxLayout()
@@ -85,17 +100,25 @@ class NotePreviewDialog(QDialog):
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
+        layout.setSpacing(6)
         layout.addLayout(head)
         layout.addWidget(self.path_label)
+        layout.addSpacing(4)
         layout.addLayout(unreachable_row)
+        layout.addWidget(self.about_label)
         layout.addWidget(self.browser, 1)
+        if html is None:
+            layout.addStretch(1)  # a paragraph stays at the top; the room is left empty below
         layout.addLayout(buttons)
-        self.resize(560, 480)
 
         self.unreachable_icon.setVisible(not self.reachable)
         self.unreachable_label.setVisible(not self.reachable)
-        self.browser.setVisible(self.reachable)
+        self.about_label.setVisible(self.reachable and html is None)
+        self.browser.setVisible(html is not None)
         if html is not None:
+            self.resize(560, 480)
             # Notes are small: the pane has no runner, so it parses at once and the dialog
             # opens complete.
             self.browser.show_html(html)
+        else:
+            self.resize(520, 220)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QUrl
 from PySide6.QtWidgets import QWidget
 
+from app.core.models import Reader
 from app.desk.note_loader import NO_NOTE_TEXT, NoteView, load_note_view
 from app.desk.runner import Runner
 from widgets.dialogs.confirm import OpenLinkDialog
@@ -25,12 +26,17 @@ class PreviewLinks(QObject):
     """
 
     def __init__(
-        self, runner: Runner, owner: QWidget, broken_paths: Callable[[], Collection[str]]
+        self,
+        runner: Runner,
+        owner: QWidget,
+        broken_paths: Callable[[], Collection[str]],
+        reader: Callable[[], Reader | None] = lambda: None,
     ) -> None:
         super().__init__(owner)
         self._runner = runner
         self._owner = owner  # the dialogs' parent
         self._broken_paths = broken_paths
+        self._reader = reader  # the open agent, whose access decides what is reachable
         self.connection: Connection | None = None
         self.link_dialog: OpenLinkDialog | None = None
         self.note_dialog: NotePreviewDialog | None = None
@@ -54,10 +60,16 @@ class PreviewLinks(QObject):
             self.show_note(NoteView.unavailable(path, NO_NOTE_TEXT))
             return
         broken = set(self._broken_paths())
-        load_note_view(self._runner, connection.client, path, broken, self.show_note)
+        load_note_view(
+            self._runner, connection.client, path, broken, self.show_note, self._reader()
+        )
 
     def show_note(self, view: NoteView) -> None:
-        from widgets.preview.note_preview import NotePreviewDialog
+        from widgets.preview.note_preview import (
+            NOT_REACHABLE,
+            NOT_REACHABLE_TABLE,
+            NotePreviewDialog,
+        )
 
         dialog = NotePreviewDialog(
             view.title,
@@ -67,6 +79,8 @@ class PreviewLinks(QObject):
             view.version,
             self._owner,
             reason=view.reason,
+            about=view.about,
+            unreachable=NOT_REACHABLE_TABLE if view.kind == "collection" else NOT_REACHABLE,
         )
         dialog.browser.embed_clicked.connect(self.on_embed_clicked)
         dialog.browser.external_link_requested.connect(self.on_external_link)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.core.embed_verdicts import EmbedVerdict, server_verdicts
 from app.core.expander import task_display_path
-from app.core.models import AgentRow, BrokenEmbed, TaskDoc
+from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
 from app.core.user_message import MessageKey, Severity, UserMessage
 from app.desk.failures import describe_failure
 from app.desk.preview_pipeline import PreviewResult
@@ -116,7 +116,7 @@ class TaskTab(QWidget):
             server_verdicts=self._server_verdicts,
             parent=self,
         )
-        self.links = PreviewLinks(runner, self, self._broken_paths)
+        self.links = PreviewLinks(runner, self, self._broken_paths, self._reader)
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
         self.insert_dialogs = InsertDialogs(
@@ -399,6 +399,9 @@ class TaskTab(QWidget):
 
     def _server_verdicts(self) -> dict[str, EmbedVerdict]:
         return server_verdicts(self._sidebar_broken(self.agent.id) if self.agent else ())
+
+    def _reader(self) -> Reader | None:
+        return Reader(self.agent.id, self.agent.guild_id) if self.agent else None
 
     def _broken_paths(self) -> set[str]:
         return {b.path for b in self._sidebar_broken(self.agent.id)} if self.agent else set()
