@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.core.embed_verdicts import EmbedVerdict, embed_verdicts
 from app.core.expander import task_display_path
 from app.core.limits import utf8_len
-from app.core.models import AgentRow, Reader
+from app.core.models import AgentRow, BrokenEmbed, Reader
 from app.core.user_message import MessageKey
 from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.desk.runner import Runner
@@ -41,6 +41,7 @@ class LivePreview(QObject):
     """
 
     features_changed = Signal()
+    previewed = Signal()  # a new preview is shown (its unreachable embeds may differ)
 
     def __init__(
         self,
@@ -146,11 +147,27 @@ class LivePreview(QObject):
             )
         self._size_meters.set_sizes(utf8_len(self._editor.text()), expansion.embedded_bytes)
         self._banners.show_budget(expansion)
+        self.previewed.emit()
         if result.notice and result.notice != self._notice:
             self._messages.warning(result.notice, MessageKey.PREVIEW)
         elif not result.notice:
             self._messages.withdraw(MessageKey.PREVIEW)  # the preview is exact again
         self._notice = result.notice
+
+    def broken_in_edits(
+        self, live_text: str | None
+    ) -> tuple[tuple[BrokenEmbed, ...] | None, set[str]]:
+        """The edited text's unreachable embeds, as the agent, and the ones it could not
+        check; None first while the text is the live one or the preview can't tell."""
+        result = self.last_preview
+        if (
+            result is None
+            or result.unsupported
+            or live_text is None
+            or self._editor.text() == live_text
+        ):
+            return None, set()
+        return tuple(result.expansion.broken), set(result.unknown)
 
     def mark_from_server(self) -> None:
         """The embed status changed: redraw the marks that depend on it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -65,11 +65,17 @@ class TaskBanners:
                 agent_name, state.draft.base_version or 0, state.draft.saved_at
             )
 
-    def show_broken(self, broken: Sequence[BrokenEmbed], task_path: str | None) -> None:
-        """The embeds the server says this agent can't reach (``task_path`` None: unknown)."""
+    def show_broken(
+        self,
+        broken: Sequence[BrokenEmbed],
+        task_path: str | None,
+        unsaved: Collection[str] = frozenset(),
+    ) -> None:
+        """The embeds this agent can't reach (``task_path`` None: unknown); ``unsaved``: the
+        ones only the edited text has."""
         self.unreachable_banner.setVisible(bool(broken))
         if broken and task_path is not None:
-            self.unreachable_banner.set_broken(broken, task_path)
+            self.unreachable_banner.set_broken(broken, task_path, unsaved)
 
     def show_budget(self, expansion: Expansion) -> None:
         """Over the embed budget, a run can't start: say so while it is."""

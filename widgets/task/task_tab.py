@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from app.core.edited_reach import broken_to_show
 from app.core.embed_verdicts import EmbedVerdict, server_verdicts
 from app.core.expander import task_display_path
 from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
@@ -159,6 +160,7 @@ class TaskTab(QWidget):
         self.preview.embed_clicked.connect(self.links.on_embed_clicked)
         self.unreachable_banner.embed_activated.connect(self.links.on_embed_clicked)
         self.live_preview.features_changed.connect(self.features_changed)
+        self.live_preview.previewed.connect(self._show_broken)
         self.offline_banner.retry_button.clicked.connect(self._retry)
         self.draft_banner.recover_button.clicked.connect(self._recover_draft)
         self.draft_banner.discard_button.clicked.connect(self._dismiss_draft)
@@ -282,6 +284,7 @@ class TaskTab(QWidget):
         live = state.live
         if live is not None and live is not before.live:
             self.versions.set_task(live)
+            self._show_broken()
         if live is not None and self.agent is not None:
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
@@ -390,12 +393,16 @@ class TaskTab(QWidget):
             self._repainting = False
 
     def _show_broken(self) -> None:
-        broken = self._sidebar_broken(self.agent.id) if self.agent else ()
-        self.header.set_unreachable(bool(broken), [b.path for b in broken])
+        """The server's list for the live Task; the edited text's own while it differs."""
+        live = self.state.live.content if self.state.live is not None else None
+        edited, unknown = self.live_preview.broken_in_edits(live)
+        saved = self._sidebar_broken(self.agent.id) if self.agent else ()
+        shown = broken_to_show(saved, edited, unknown)
+        self.header.set_unreachable(bool(shown.broken), [b.path for b in shown.broken])
         task_path = None
         if self.agent is not None and self.connection is not None:
             task_path = task_display_path(self.connection.me.org_id, self.agent.id)
-        self.banners.show_broken(broken, task_path)
+        self.banners.show_broken(shown.broken, task_path, shown.unsaved)
 
     def _server_verdicts(self) -> dict[str, EmbedVerdict]:
         return server_verdicts(self._sidebar_broken(self.agent.id) if self.agent else ())

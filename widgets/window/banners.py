@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Literal
 
@@ -81,6 +81,7 @@ class UnreachableBanner(Banner):
     """Names each embed the agent can't reach: its path, its hop and the file holding it."""
 
     TITLE = "The Task embeds files this agent can't reach"
+    EDITED_TITLE = "The Task as edited (unsaved) embeds files this agent can't reach"
     embed_activated = Signal(str)  # a display path the operator wants to find
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -98,9 +99,21 @@ class UnreachableBanner(Banner):
         self.list_view.activated.connect(self._on_activated)
         self.list_view.doubleClicked.connect(self._on_activated)
 
-    def set_broken(self, broken: Sequence[BrokenEmbed], task_path: str = "") -> None:
+    def set_broken(
+        self,
+        broken: Sequence[BrokenEmbed],
+        task_path: str = "",
+        unsaved: Collection[str] = frozenset(),
+    ) -> None:
+        """``unsaved``: the paths unreachable only in the edited text, labelled as such."""
         self._broken = tuple(broken)
-        self.list_model.setStringList([describe_broken(b, task_path) for b in self._broken])
+        self.set_text(self.EDITED_TITLE if unsaved else self.TITLE)
+        self.list_model.setStringList(
+            [
+                describe_broken(b, task_path) + (" — unsaved" if b.path in unsaved else "")
+                for b in self._broken
+            ]
+        )
         rows = max(1, min(len(self._broken), 4))
         self.list_view.setFixedHeight(rows * (self.list_view.fontMetrics().height() + 6) + 6)
 
