@@ -92,6 +92,10 @@ class Fields:
         """The list under ``key``, each entry an object (``what`` names one in messages)."""
         return objects(self._list(key), what, key)
 
+    def present(self, key: str) -> bool:
+        """Whether ``key`` is there with a value (not missing, not null)."""
+        return self._data.get(key) is not None
+
     def optional_objects(self, key: str, what: str) -> list[Fields]:
         """As `objects`, with a missing or null list read as empty."""
         if self._data.get(key) is None:
@@ -154,6 +158,14 @@ def embeddable_note(f: Fields) -> EmbeddableNote:
         f.text("title"),
         f.choice("kind", NOTE_KINDS),
         f.choice("level", LEVELS),
+        access_list(f) if f.present("access") else None,
+    )
+
+
+def access_list(f: Fields) -> tuple[AccessEntry, ...]:
+    return tuple(
+        AccessEntry(a.text("principal"), a.text("role"))
+        for a in f.optional_objects("access", "an access entry")
     )
 
 
@@ -180,8 +192,5 @@ def org_file(f: Fields) -> OrgFile:
         title=f.optional_text("title") or "",
         text=text if kind == "note" else None,
         version=f.whole("version"),
-        access=tuple(
-            AccessEntry(a.text("principal"), a.text("role"))
-            for a in f.optional_objects("access", "an access entry")
-        ),
+        access=access_list(f),
     )

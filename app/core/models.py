@@ -107,12 +107,21 @@ class Guild:
 
 @dataclass(frozen=True, slots=True)
 class EmbeddableNote:
-    """A row of the Insert picker: a note or a collection the caller can read."""
+    """A row of the Insert picker: a note or a collection the caller can read.
+
+    ``access`` is its access list where the server shares it (an extension), None where it
+    doesn't: then whether an agent can read it can't be checked here.
+    """
 
     display_path: str
     title: str
     kind: Literal["note", "collection"]
     level: Level
+    access: tuple[AccessEntry, ...] | None = None
+
+    def readable_by(self, reader: Reader) -> bool | None:
+        """Whether ``reader`` can read it, by the expander's rule; None: can't be checked."""
+        return None if self.access is None else can_read(self.access, reader)
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,13 @@ EMBEDDABLE_NOTES = _object(
                     "title": STRING,
                     "kind": {"type": "string", "enum": ["note", "collection"]},
                     "level": LEVEL,
+                    # Extension: the access list, so a client can tell which agents read it.
+                    "access": {
+                        "type": "array",
+                        "items": _object(
+                            ["principal", "role"], {"principal": STRING, "role": STRING}
+                        ),
+                    },
                 },
             ),
         }

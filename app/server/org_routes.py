@@ -87,17 +87,26 @@ def _title(file: OrgFile) -> str:
 def embeddable_notes(request: Request, caller: CallerDep) -> Response:
     with database(request).read() as tx:
         files = tx.files()
+    # Extension: each entry also carries its access list, so the Insert picker can say which
+    # notes the agent being edited can read (docs/API-EXTENSIONS.md). A spec-only server
+    # leaves it out.
+    with_access = bool(getattr(request.app.state, "extensions", True))
     notes = [
         {
             "display_path": f.display_path,
             "title": _title(f),
             "kind": f.kind,
             "level": level_of(f.display_path),
+            **({"access": _access(f)} if with_access else {}),
         }
         for f in files
         if f.kind in ("note", "collection") and caller.can_read(f.access)
     ]
     return JsonResponse({"notes": notes})
+
+
+def _access(file: OrgFile) -> list[dict[str, str]]:
+    return [{"principal": e.principal, "role": e.role} for e in file.access]
 
 
 def note_body(file: OrgFile) -> dict[str, Any]:
@@ -111,7 +120,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
     }
     if file.kind == "note":
         body["text"] = file.text or ""
-    body["access"] = [{"principal": e.principal, "role": e.role} for e in file.access]
+    body["access"] = _access(file)
     return body
 
 

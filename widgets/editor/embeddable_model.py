@@ -14,7 +14,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from app.core.models import EmbeddableNote
+from app.core.models import EmbeddableNote, Reader
 from widgets.common.icons import icon
 from widgets.common.plain_text import inert_tooltip
 
@@ -23,6 +23,7 @@ TITLE_ROLE = Qt.ItemDataRole.UserRole + 2
 LEVEL_ROLE = Qt.ItemDataRole.UserRole + 3
 KIND_ROLE = Qt.ItemDataRole.UserRole + 4
 NOTE_ROLE = Qt.ItemDataRole.UserRole + 5
+READABLE_ROLE = Qt.ItemDataRole.UserRole + 6  # by the proxy's reader: True, False, None
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -75,6 +76,34 @@ class EmbeddableFilterProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self._words: tuple[str, ...] = ()
         self._kind: Literal["note", "collection"] | None = None
+        self._reader: Reader | None = None
+
+    def set_reader(self, reader: Reader | None) -> None:
+        """Mark each row readable or not by ``reader`` (the agent being edited), and put the
+        readable ones first; None: nothing is marked."""
+        self._reader = reader
+        self.setDynamicSortFilter(True)
+        self.sort(0 if reader is not None else -1)
+        self.invalidate()
+
+    def readable(self, note: EmbeddableNote) -> bool | None:
+        return note.readable_by(self._reader) if self._reader is not None else None
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == READABLE_ROLE:
+            note = super().data(index, NOTE_ROLE)
+            return self.readable(note) if isinstance(note, EmbeddableNote) else None
+        return super().data(index, role)
+
+    def lessThan(self, left: AnyIndex, right: AnyIndex) -> bool:
+        # Readable first, then the server's order (a stable sort on the source row).
+        source = self.sourceModel()
+        a, b = source.data(left, NOTE_ROLE), source.data(right, NOTE_ROLE)
+        if isinstance(a, EmbeddableNote) and isinstance(b, EmbeddableNote):
+            ka, kb = self.readable(a) is False, self.readable(b) is False
+            if ka != kb:
+                return kb
+        return left.row() < right.row()
 
     def set_search(self, text: str) -> None:
         words = tuple(text.casefold().split())

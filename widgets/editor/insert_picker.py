@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QMessageBox,
     QPushButton,
     QStyle,
     QStyledItemDelegate,
@@ -21,15 +22,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.models import EmbeddableNote
+from app.core.models import AgentRow, EmbeddableNote, Reader
+from widgets.common.plain_text import plain_label
 from widgets.editor.embeddable_model import (
     LEVEL_ROLE,
+    NOTE_ROLE,
     PATH_ROLE,
+    READABLE_ROLE,
     EmbeddableFilterProxy,
     EmbeddableModel,
 )
 
 _LEVEL_COLOURS = {"org": "#6b4fa0", "guild": "#2f6fb3", "agent": "#1e6b45"}
+_CANT_READ_COLOUR = "#b42318"
+CANT_READ_MARK = "agent can't read"
 
 
 class EmbeddableNoteDelegate(QStyledItemDelegate):
@@ -100,16 +106,19 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
             painter.drawText(tag_rect, Qt.AlignmentFlag.AlignCenter, level)
 
         painter.setFont(option.font)
-        painter.setPen(text_colour if selected else QColor("#6b7280"))
+        unreadable = index.data(READABLE_ROLE) is False
+        grey = QColor(_CANT_READ_COLOUR if unreadable else "#6b7280")
+        painter.setPen(text_colour if selected else grey)
         path_rect = QRect(
             left,
             top + metrics.height() + self._PAD,
             rect.width() - 28 - self._PAD,
             metrics.height(),
         )
-        path = metrics.elidedText(
-            str(index.data(PATH_ROLE) or ""), Qt.TextElideMode.ElideMiddle, path_rect.width()
-        )
+        path_text = str(index.data(PATH_ROLE) or "")
+        if unreadable:  # said in words too, not by colour alone
+            path_text = f"⚠ {CANT_READ_MARK} · {path_text}"
+        path = metrics.elidedText(path_text, Qt.TextElideMode.ElideMiddle, path_rect.width())
         painter.drawText(
             path_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, path
         )
@@ -124,10 +133,14 @@ class InsertPickerDialog(QDialog):
         notes: Iterable[EmbeddableNote] | EmbeddableModel,
         kind: Literal["note", "collection"] = "note",
         parent: QWidget | None = None,
+        *,
+        agent: AgentRow | None = None,
     ) -> None:
         super().__init__(parent)
         self._kind = kind
+        self._agent = agent
         self._chosen: str | None = None
+        self.unreadable_box: UnreadableNoteBox | None = None
         noun = "note" if kind == "note" else "table"
         self.setWindowTitle("Insert note" if kind == "note" else "Insert table")
         self.setAccessibleName(self.windowTitle())
@@ -137,6 +150,12 @@ class InsertPickerDialog(QDialog):
         self.proxy = EmbeddableFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.set_kind(kind)
+        self.proxy.set_reader(Reader(agent.id, agent.guild_id) if agent is not None else None)
+        self.reader_label = plain_label(self._reader_text())
+        self.reader_label.setObjectName("hint")
+        self.reader_label.setWordWrap(True)
+        self.reader_label.setVisible(agent is not None)
+        self.model.modelReset.connect(lambda: self.reader_label.setText(self._reader_text()))
 
         search_label = QLabel("&Search")
         self.search_field = QLineEdit()
@@ -172,6 +191,7 @@ class InsertPickerDialog(QDialog):
         search_row.addWidget(search_label)
         search_row.addWidget(self.search_field, 1)
         layout.addLayout(search_row)
+        layout.addWidget(self.reader_label)
         layout.addWidget(self.list_view, 1)
         layout.addLayout(buttons)
         self.resize(520, 420)
@@ -208,13 +228,47 @@ class InsertPickerDialog(QDialog):
 
     def on_insert(self) -> None:
         # One choice per dialog: a double-click, Enter and a late button press all land here.
-        if self._chosen is not None:
+        if self._chosen is not None or self.unreadable_box is not None:
             return
+        index = self.list_view.currentIndex()
         path = self.current_path()
         if path is None:
             return
+        note = index.data(NOTE_ROLE)
+        if index.data(READABLE_ROLE) is False and isinstance(note, EmbeddableNote):
+            self._ask_first(note)
+            return
+        self._choose(path)
+
+    def _choose(self, path: str) -> None:
         self._chosen = path
         self.accept()
+
+    def _ask_first(self, note: EmbeddableNote) -> None:
+        """Say why before inserting a note the agent can't read; insert only if told to."""
+        name = self._agent.name if self._agent is not None else "This agent"
+        box = UnreadableNoteBox(name, note, self)
+        self.unreadable_box = box
+
+        def answered(result: int) -> None:
+            self.unreadable_box = None
+            box.deleteLater()
+            if box.clickedButton() is box.insert_button:
+                self._choose(note.display_path)
+
+        box.finished.connect(answered)
+        box.open()
+
+    def _reader_text(self) -> str:
+        agent = self._agent
+        if agent is None:
+            return ""
+        if self.model.rowCount() and all(n.access is None for n in self.model.notes()):
+            return (
+                f"This server doesn't share who can read each note, so whether {agent.name} "
+                "can read one can't be checked here."
+            )
+        return f"Marked by what {agent.name} can read; the ones it can't read come last."
 
     def _update_buttons(self) -> None:
         has_rows = self.proxy.rowCount() > 0
@@ -237,3 +291,26 @@ class InsertPickerDialog(QDialog):
                 self.on_insert()
                 return True
         return super().eventFilter(watched, event)
+
+
+class UnreadableNoteBox(QMessageBox):
+    """Asks before a note the agent can't read goes in: a run gets the marker instead."""
+
+    def __init__(
+        self, agent_name: str, note: EmbeddableNote, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        noun = "table" if note.kind == "collection" else "note"
+        title = note.title or note.display_path.rsplit("/", 1)[-1]
+        self.setIcon(QMessageBox.Icon.Warning)
+        self.setWindowTitle(f"{agent_name} can't read this {noun}")
+        self.setTextFormat(Qt.TextFormat.PlainText)  # titles and names come from a server
+        self.setText(
+            f"{agent_name} can't read “{title}” ({note.display_path}): its access list gives "
+            f"no read to {agent_name}, its guild or the whole org. A run would get the "
+            "“not reachable” marker in its place. Insert it anyway?"
+        )
+        self.insert_button = self.addButton("Insert anyway", QMessageBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.addButton(QMessageBox.StandardButton.Cancel)
+        self.setDefaultButton(self.cancel_button)
+        self.setAccessibleName(self.windowTitle())

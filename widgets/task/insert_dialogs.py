@@ -29,17 +29,21 @@ class InsertDialogs(QObject):
         editor: TaskEditor,
         owner: QWidget,
         before_insert: Callable[[], None],
+        agent: Callable[[], AgentRow | None] = lambda: None,
     ) -> None:
         super().__init__(owner)
         self._runner = runner
         self._editor = editor
         self._owner = owner  # the dialogs' parent
         self._before_insert = before_insert
+        self._agent = agent  # the agent being edited: the picker marks what it can read
         self.picker: InsertPickerDialog | None = None
         self.history_dialog: LocalHistoryDialog | None = None
 
     def open_picker(self, kind: Literal["note", "collection"]) -> None:
-        picker = InsertPickerDialog(self._editor.embeddable_model, kind, self._owner)
+        picker = InsertPickerDialog(
+            self._editor.embeddable_model, kind, self._owner, agent=self._agent()
+        )
         self.picker = picker
 
         def done(result: int) -> None:

@@ -121,7 +121,7 @@ class TaskTab(QWidget):
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
         self.insert_dialogs = InsertDialogs(
-            runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
+            runner, self.editor, self, lambda: self.set_mode_edit(True), lambda: self.agent
         )
         self._wire()
         self._set_enabled(False)
