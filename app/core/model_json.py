@@ -177,6 +177,7 @@ def agent_embed_status(f: Fields, *, file_key: str) -> AgentEmbedStatus:
             BrokenEmbed(b.text("path"), b.whole("hop"), b.text(file_key))
             for b in f.objects("broken_embeds", "a broken embed")
         ),
+        f.whole("embedded_bytes") if f.present("embedded_bytes") else None,
     )
 
 

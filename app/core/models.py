@@ -140,3 +140,4 @@ class BrokenEmbed:
 class AgentEmbedStatus:
     id: str
     broken_embeds: tuple[BrokenEmbed, ...] = field(default_factory=tuple)
+    embedded_bytes: int | None = None  # what a run would embed; None: the server didn't say

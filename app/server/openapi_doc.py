@@ -95,7 +95,11 @@ EMBED_STATUS = _object(
             "type": "array",
             "items": _object(
                 ["id", "broken_embeds"],
-                {"id": STRING, "broken_embeds": {"type": "array", "items": BROKEN_EMBED}},
+                {
+                    "id": STRING,
+                    "broken_embeds": {"type": "array", "items": BROKEN_EMBED},
+                    "embedded_bytes": INTEGER,  # extension, for operators
+                },
             ),
         }
     },

@@ -68,6 +68,10 @@ def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response
             raise ApiError(404, "no such guild")
         org_id = tx.meta("org_id")
         readable = readable_by(tx, caller)
+        # Extension: the size a run would embed, so the sidebar can mark agents over the
+        # budget (docs/API-EXTENSIONS.md). Only for operators: it counts notes that others
+        # may not read.
+        with_size = caller.is_operator and bool(getattr(request.app.state, "extensions", True))
         for agent in tx.agents(guild_id):
             task = tx.task(agent.id, with_revisions=False)
             assert task is not None
@@ -75,7 +79,10 @@ def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response
             broken = visible_broken_embeds(
                 expansion.broken, task_display_path(org_id, agent.id), readable
             )
-            rows.append({"id": agent.id, "broken_embeds": broken})
+            row: dict[str, Any] = {"id": agent.id, "broken_embeds": broken}
+            if with_size:
+                row["embedded_bytes"] = expansion.embedded_bytes
+            rows.append(row)
     return JsonResponse({"agents": rows})
 
 

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from app.connect.server_features import OPENED_BY_ID
+from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.models import AgentRow, BrokenEmbed, Guild
 from widgets.common.plain_text import inert_tooltip
 
 AGENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
 BROKEN_EMBEDS_ROLE = Qt.ItemDataRole.UserRole + 3
+OVER_BUDGET_ROLE = Qt.ItemDataRole.UserRole + 4  # the embedded size when over the budget
 
 NOT_REACHABLE = "Not reachable from the Task"
 
@@ -32,6 +34,13 @@ class _Row:
     agent: AgentRow | None = None
 
 
+def over_budget_text(size: int) -> str:
+    return (
+        f"Over the embed budget: its embeds hold {size / 1024:.1f} KB; the limit is "
+        f"{EMBED_BUDGET_BYTES // 1024} KB, so a run can't start."
+    )
+
+
 class AgentListModel(QAbstractListModel):
     """A flat list of guild headings, each followed by its agents, filtered by name.
 
@@ -44,6 +53,7 @@ class AgentListModel(QAbstractListModel):
         self._agents: list[AgentRow] = []
         self._guilds: list[Guild] = []
         self._broken: dict[str, tuple[BrokenEmbed, ...]] = {}
+        self._over_budget: dict[str, int] = {}  # agent id → bytes its runs would embed
         self._filter = ""
         self._rows: list[_Row] = []
 
@@ -65,6 +75,16 @@ class AgentListModel(QAbstractListModel):
             self._broken[agent_id] = tuple(embeds)
         if self._rows:
             self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+
+    def set_embedded_bytes(self, sizes: Mapping[str, int | None]) -> None:
+        """What each agent's run would embed (None: not known); over the budget is marked."""
+        for agent_id, size in sizes.items():
+            if size is not None and size > EMBED_BUDGET_BYTES:
+                self._over_budget[agent_id] = size
+            else:
+                self._over_budget.pop(agent_id, None)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 0))
 
     def set_filter(self, text: str) -> None:
         self._filter = text.strip().casefold()
@@ -116,23 +136,33 @@ class AgentListModel(QAbstractListModel):
                 return True
             return None
         broken = self._broken.get(agent.id, ())
+        over = self._over_budget.get(agent.id)
         if role == Qt.ItemDataRole.DisplayRole:
             return agent.name
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{agent.name}, {NOT_REACHABLE.lower()}" if broken else agent.name
+            marks = [NOT_REACHABLE.lower()] if broken else []
+            marks += ["over the embed budget"] if over is not None else []
+            return ", ".join([agent.name, *marks])
         if role == Qt.ItemDataRole.ToolTipRole:
-            if not broken:
-                if not agent.task_version:  # opened by id, its version not read yet
-                    return inert_tooltip(f"{agent.name} · {row.guild.name}")
-                return inert_tooltip(f"{agent.name} · {row.guild.name} · v{agent.task_version}")
-            paths = "\n".join(f"• {b.path}" for b in broken)
-            return inert_tooltip(f"{NOT_REACHABLE}:\n{paths}")
+            parts = []
+            if over is not None:
+                parts.append(over_budget_text(over))
+            if broken:
+                paths = "\n".join(f"• {b.path}" for b in broken)
+                parts.append(f"{NOT_REACHABLE}:\n{paths}")
+            if parts:
+                return inert_tooltip("\n".join(parts))
+            if not agent.task_version:  # opened by id, its version not read yet
+                return inert_tooltip(f"{agent.name} · {row.guild.name}")
+            return inert_tooltip(f"{agent.name} · {row.guild.name} · v{agent.task_version}")
         if role == AGENT_ID_ROLE:
             return agent.id
         if role == IS_GUILD_ROLE:
             return False
         if role == BROKEN_EMBEDS_ROLE:
             return broken
+        if role == OVER_BUDGET_ROLE:
+            return over
         return None
 
     def _rebuild(self) -> None:

@@ -236,6 +236,7 @@ class MainWindow(QMainWindow):
 
     def _on_embed_status(self, statuses: list[AgentEmbedStatus]) -> None:
         self.agent_model.set_broken_embeds({s.id: s.broken_embeds for s in statuses})
+        self.agent_model.set_embedded_bytes({s.id: s.embedded_bytes for s in statuses})
         self.task_tab.set_sidebar_broken(self.agent_model.broken_embeds)
 
     # ------------------------------------------------------------------ agents

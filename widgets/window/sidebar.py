@@ -5,7 +5,7 @@ On a server that lists no agents it also offers "Open agent by id…".
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter
 from PySide6.QtWidgets import (
     QDialog,
@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.icons import icon
 from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
     IS_GUILD_ROLE,
+    OVER_BUDGET_ROLE,
     AgentListModel,
 )
 
@@ -67,6 +69,10 @@ class _AgentDelegate(QStyledItemDelegate):
         style = opt.widget.style() if opt.widget else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        if index.data(OVER_BUDGET_ROLE) is not None:
+            # A scale, left of where the unreachable dot goes: a mark of its own, not a colour.
+            r = option.rect
+            icon("budget").paint(painter, QRect(r.right() - 38, r.center().y() - 7, 14, 14))
         if index.data(BROKEN_EMBEDS_ROLE):
             painter.save()
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
