@@ -78,6 +78,9 @@ def test_embed_status_lists_each_broken_embed_with_hop_and_holder(
     # An operator reads every note, so sees every broken embed (a member sees fewer: see
     # tests/security/test_who_reads_what.py).
     body = call(live_server, "GET", "/api/guilds/guild_ops/embed-status", "ann").json()
+    # Extension (docs/API-EXTENSIONS.md): operators also get each agent's embedded size.
+    sizes = [agent.pop("embedded_bytes") for agent in body["agents"]]
+    assert all(isinstance(size, int) and size > 0 for size in sizes)
     task = f"{ORG}/agents/a_scout/task.md"
     assert body == {
         "agents": [
@@ -98,6 +101,11 @@ def test_embed_status_lists_each_broken_embed_with_hop_and_holder(
             {"id": "a_writer", "broken_embeds": []},
         ]
     }
+
+
+def test_embedded_size_is_for_operators_only(live_server: LiveServer) -> None:
+    body = call(live_server, "GET", "/api/guilds/guild_ops/embed-status", "mia").json()
+    assert all("embedded_bytes" not in agent for agent in body["agents"])
 
 
 def test_embed_status_follows_a_save_and_unknown_guild_is_404(live_server: LiveServer) -> None:
