@@ -149,6 +149,7 @@ def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
         updated_at=f.optional_text("updated_at"),
         updated_by_name=f.optional_text("updated_by_name"),
         etag=etag,
+        seeded=f.flag("seeded") if f.present("seeded") else False,
     )
 
 

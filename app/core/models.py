@@ -81,6 +81,7 @@ class TaskDoc:
     updated_at: str | None = None
     updated_by_name: str | None = None
     etag: str | None = None
+    seeded: bool = False  # the text the workspace file seeded, edited by nobody since
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ TASK_DOC = _object(
         "updated_by_name": STRING,
         "updated_by_type": STRING,
         "updated_by_id": STRING,
+        "seeded": {"type": "boolean"},  # extension: version 1, the seeded text
     },
 )
 ME = _object(

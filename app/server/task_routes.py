@@ -108,6 +108,10 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
             updated_by_type=task.updated_by_type,
             updated_by_id=task.updated_by_id,
         )
+        if task.version == 1:
+            # Extension: version 1 is always the text the workspace file seeded (every save
+            # adds a version), so it is nobody's edit (docs/API-EXTENSIONS.md).
+            body["seeded"] = True
     return body
 
 

@@ -68,6 +68,7 @@ class ProvenanceStrip(QWidget):
         self._when: str | datetime | None = None
         self._by: str | None = None
         self._version: int | None = None
+        self._seeded = False
 
     def set_provenance(
         self,
@@ -75,8 +76,11 @@ class ProvenanceStrip(QWidget):
         when: str | datetime | None,
         version: int,
         now: datetime | None = None,
+        *,
+        seeded: bool = False,
     ) -> None:
-        self._by, self._when, self._version = by, when, version
+        """``seeded``: the text the workspace file seeded, which nobody has edited since."""
+        self._by, self._when, self._version, self._seeded = by, when, version, seeded
         self.refresh(now)
 
     def refresh(self, now: datetime | None = None) -> None:
@@ -84,9 +88,14 @@ class ProvenanceStrip(QWidget):
         if self._version is None:
             self.label.clear()
             return
-        parts = [f"Last changed by {self._by}" if self._by else "Last change not attributed"]
-        if self._when is not None:
-            parts.append(relative_time(self._when, now))
+        if self._seeded:  # seeding is no edit: nobody to name
+            parts = ["From the workspace file"]
+            if self._when is not None:
+                parts.append(f"seeded {relative_time(self._when, now)}")
+        else:
+            parts = [f"Last changed by {self._by}" if self._by else "Last change not attributed"]
+            if self._when is not None:
+                parts.append(relative_time(self._when, now))
         parts.append(f"v{self._version}")
         text = " · ".join(parts)
         self.label.setText(text)

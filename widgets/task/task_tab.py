@@ -287,7 +287,9 @@ class TaskTab(QWidget):
             self._show_broken()
         if live is not None and self.agent is not None:
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
-            self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
+            self.provenance.set_provenance(
+                live.updated_by_name, live.updated_at, live.version, seeded=live.seeded
+            )
         self.banners.show_state(state, self.agent_name())
         if before.offline and not state.offline:
             self.live_preview.server_back()
