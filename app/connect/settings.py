@@ -44,6 +44,10 @@ class Settings:
     # written before this field existed simply lack it and load with the default.
     opened_agents: dict[str, list[str]] = field(default_factory=dict)
     splitter_sizes: list[int] = field(default_factory=list)
+    # Per screen set-up (the screens' names and sizes): where the window was, and its
+    # splitter, so a laptop alone and docked each get their own place back.
+    window_geometries: dict[str, str] = field(default_factory=dict)
+    splitters: dict[str, list[int]] = field(default_factory=dict)
     preview_debounce_ms: int = 300
     editor_font_size: int = 12
     log_level: str = "INFO"
@@ -124,6 +128,12 @@ def _sizes(value: object) -> list[int]:
     return sizes
 
 
+def _size_map(value: object) -> dict[str, list[int]]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise ValueError
+    return {key: _sizes(sizes) for key, sizes in value.items()}
+
+
 def _ranged(low: int, high: int) -> Callable[[object], int]:
     def check(value: object) -> int:
         if not _is_int(value) or not low <= value <= high:
@@ -146,6 +156,8 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "last_agent": _str_map,
     "opened_agents": _str_lists,
     "splitter_sizes": _sizes,
+    "window_geometries": _str_map,
+    "splitters": _size_map,
     "preview_debounce_ms": _ranged(0, 10_000),
     "editor_font_size": _ranged(6, 72),
     "log_level": _log_level,

@@ -26,6 +26,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 from widgets.window.start_up import StartUp
+from widgets.window.window_place import keep_place, restore_place
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([240, 1040])
         self.setCentralWidget(self.splitter)
+        restore_place(self, self.splitter)
 
         self.start_up = StartUp(
             self.runner,
@@ -336,6 +338,7 @@ class MainWindow(QMainWindow):
         if self._closing_confirmed or self._task_tab is None or not self._task_tab.has_unsaved():
             if self._task_tab is not None and not self._shut_down:
                 self._task_tab.keep_draft()
+            keep_place(self, self.splitter)
             event.accept()
             return
         event.ignore()
