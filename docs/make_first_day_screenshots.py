@@ -1,0 +1,136 @@
+"""Write PNGs of what a first-day operator meets to docs/: the first start, the picker marking
+notes the agent can't read, a collection's preview and a member's read-only Task.
+
+Run from the project root: `.venv/bin/python docs/make_first_day_screenshots.py` (offscreen
+by default; set QT_QPA_PLATFORM=xcb with a DISPLAY to watch it on screen).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+SIZE = (1280, 800)
+INCIDENTS = "org/o_acme/guilds/guild_ops/incidents"  # a table Weekly Reporter embeds
+
+
+def main() -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    home = Path(tempfile.mkdtemp(prefix="taskdesk-shots-"))
+    os.environ["TASKDESK_HOME"] = str(home)  # a fresh local workspace, settings and store
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    os.environ.pop("TASKDESK_TOKEN", None)
+    sys.path.insert(0, str(ROOT))
+
+    from PySide6.QtCore import QDeadlineTimer, QPoint
+    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from widgets.dialogs.connect import ConnectRequest
+    from widgets.launcher import prepare_application
+    from widgets.window.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    prepare_application(app)
+
+    def wait_until(what: str, done: Callable[[], bool], timeout_ms: int = 15_000) -> None:
+        deadline = QDeadlineTimer(timeout_ms)
+        while not done():
+            if deadline.hasExpired():
+                raise SystemExit(f"make_first_day_screenshots: timed out waiting for {what}")
+            app.processEvents()
+
+    def settle() -> None:
+        for _ in range(20):
+            app.processEvents()
+
+    def save(widget: QWidget, name: str, overlay: QWidget | None = None) -> None:
+        settle()
+        shot = widget.grab()
+        if overlay is not None:
+            # A dialog is its own window: draw it where it would sit over the main window.
+            top = overlay.grab()
+            painter = QPainter(shot)
+            painter.fillRect(shot.rect(), QColor(0, 0, 0, 60))
+            painter.drawPixmap(
+                QPoint((shot.width() - top.width()) // 2, (shot.height() - top.height()) // 3), top
+            )
+            painter.end()
+        path = DOCS / name
+        shot.save(str(path))
+        print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
+
+    window = MainWindow(data_dir=home / "data")
+    window.resize(*SIZE)
+    window.show()
+    window.start(None)  # no server configured: the embedded local workspace
+    tab = window.task_tab
+    wait_until("the first Task", lambda: tab.agent is not None and not tab.state.loading)
+    wait_until("the preview", lambda: tab.last_preview is not None)
+    save(window, "screenshot-first-start.png")
+
+    def open_agent(agent_id: str) -> None:
+        window.on_agent_chosen(agent_id)
+        wait_until(
+            agent_id,
+            lambda: (
+                tab.state.live is not None
+                and tab.state.live.agent_id == agent_id
+                and tab.last_preview is not None
+            ),
+        )
+
+    # Insert › Note while editing Dispatch: the notes Dispatch can't read are marked, last.
+    open_agent("a_dispatch")
+    wait_until("the notes to insert", lambda: tab.editor.embeddable_model.rowCount() > 0)
+    window.actions_.insert_note.trigger()
+    picker = tab.insert_dialogs.picker
+    assert picker is not None
+    picker.resize(560, 520)
+    picker.list_view.setCurrentIndex(picker.proxy.index(picker.proxy.rowCount() - 1, 0))
+    save(window, "screenshot-picker-readable.png", overlay=picker)
+    picker.reject()
+
+    # A table's preview, from Weekly Reporter's Task.
+    open_agent("a_reporter")
+    tab.links.on_embed_clicked(INCIDENTS)
+    wait_until("the table's preview", lambda: tab.links.note_dialog is not None)
+    dialog = tab.links.note_dialog
+    assert dialog is not None
+    save(window, "screenshot-collection-preview.png", overlay=dialog)
+    dialog.close()
+
+    # A member of the same workspace: the Task is read-only, and says why.
+    from app.connect.embedded import local_workspace_paths
+    from app.core.workspace import load_workspace
+
+    workspace = load_workspace(local_workspace_paths(home / "data")[0])
+    member = next(p for p in workspace.people if p.type == "member")
+    connection = window.connection
+    assert connection is not None
+    window.connect_to(ConnectRequest(connection.url, member.token, remember=False))
+    wait_until(
+        "the member's window",
+        lambda: (
+            window.connection is not connection
+            and tab.read_only.active
+            and tab.agent is not None
+            and tab.last_preview is not None
+        ),
+    )
+    save(window, "screenshot-member-read-only.png")
+
+    window._closing_confirmed = True
+    window.close()
+    window.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
