@@ -47,8 +47,10 @@ def test_lists_live_then_earlier_versions_with_who_and_when(panel: VersionsPanel
     assert panel.empty_label.isHidden()
 
 
-def test_live_selected_first_and_cannot_be_restored(panel: VersionsPanel) -> None:
-    assert panel.selected() is not None and panel.selected().live
+def test_opens_on_the_newest_earlier_and_live_cannot_be_restored(panel: VersionsPanel) -> None:
+    assert panel.selected() is not None and panel.selected().version == 2
+    panel.select_row(0)
+    assert panel.selected().live
     assert panel.text_view.toPlainText() == DOC.content
     assert not panel.restore_button.isEnabled()
     assert not panel.compare_button.isEnabled()

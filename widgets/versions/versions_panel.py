@@ -117,6 +117,7 @@ class VersionsPanel(QWidget):
 
         self._compared_version: int | None = None
         self._can_restore = True  # False for someone who may read Tasks but not change them
+        self._agent_id: str | None = None
         self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.text_button.toggled.connect(lambda _on: self._show_selected())
         self.restore_button.clicked.connect(self.on_restore_clicked)
@@ -126,11 +127,14 @@ class VersionsPanel(QWidget):
 
     def set_task(self, doc: TaskDoc) -> None:
         """Show ``doc``'s versions; the selection stays on the same version when it still exists."""
-        previous = self.selected()
+        same_agent = doc.agent_id == self._agent_id
+        self._agent_id = doc.agent_id
+        previous = self.selected() if same_agent else None
         self.model.set_task(doc)
         self.empty_label.setVisible(len(doc.revisions) == 0)
         row = self.model.row_of_version(previous.version) if previous else None
-        self.select_row(0 if row is None else row)
+        # Opening: the newest earlier version, the one an operator most often wants.
+        self.select_row(row if row is not None else min(1, self.model.rowCount() - 1))
 
     def set_can_restore(self, allowed: bool) -> None:
         """Whether Restore is offered at all (reading and comparing always are)."""
@@ -206,7 +210,15 @@ class VersionsPanel(QWidget):
     def _update_controls(self, selected: RevisionRow | None) -> None:
         earlier = selected is not None and not selected.live
         self.compare_button.setEnabled(earlier)
-        self.restore_button.setEnabled(earlier and self._can_restore)
+        live = self.model.live()
+        same_as_live = earlier and live is not None and selected is not None
+        same_as_live = same_as_live and selected.content == live.content  # type: ignore[union-attr]
+        self.restore_button.setEnabled(earlier and self._can_restore and not same_as_live)
+        self.restore_button.setToolTip(
+            "This version's text is the same as the live Task's: nothing to restore."
+            if same_as_live
+            else ""
+        )
         text = f"Restore v{selected.version}" if earlier and selected else "Restore"
         self.restore_button.setText(text)
         self.restore_button.setAccessibleName(text)

@@ -1,0 +1,41 @@
+"""Versions opens on the newest earlier version; Restore is off for a version equal to live."""
+
+from __future__ import annotations
+
+from app.client import TaskdeskClient
+from tests.live_server import LiveServer
+from tests.window_steps import open_agent
+from widgets.window.main_window import MainWindow
+
+TIMEOUT = 10_000
+
+
+def test_versions_open_on_the_newest_earlier_version(qtbot, window: MainWindow) -> None:
+    live = window.task_tab.state.live
+    assert live is not None and live.revisions  # Scout has history
+    window.actions_.versions.trigger()
+    selected = window.task_tab.versions.selected()
+    assert selected is not None and not selected.live
+    assert selected.version == max(r.version for r in live.revisions)
+    assert window.task_tab.versions.restore_button.isEnabled()
+
+
+def test_restore_is_off_for_a_version_with_the_live_text(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        doc = bob.get_task("a_writer")
+        same = doc.content
+        doc = bob.put_task("a_writer", same + "\nA passing rule.\n", doc.version)
+        doc = bob.put_task("a_writer", same, doc.version)  # back to the earlier text
+    open_agent(qtbot, window, "a_writer")
+    tab = window.task_tab
+    qtbot.waitUntil(lambda: tab.state.live is not None and tab.state.live.version == doc.version)
+    window.actions_.versions.trigger()
+    panel = tab.versions
+    panel.select_version(doc.version - 2)  # the seeded text, which live equals again
+    assert panel.selected().content == doc.content
+    assert not panel.restore_button.isEnabled()
+    assert "same" in panel.restore_button.toolTip().lower()
+    panel.select_version(doc.version - 1)
+    assert panel.restore_button.isEnabled()
