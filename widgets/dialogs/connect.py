@@ -118,7 +118,20 @@ class ConnectDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.show()
+        self._fit_error()
         self.set_busy(False)
+
+    def _fit_error(self) -> None:
+        """Grow the dialog so the wrapped error shows whole: a window's layout doesn't ask a
+        wrapping label how tall it gets at its width, so it would squash the fields."""
+        label, layout = self.error_label, self.layout()
+        label.setMinimumHeight(0)
+        layout.activate()
+        margins = layout.contentsMargins()
+        width = max(label.width(), self.width() - margins.left() - margins.right())
+        label.setMinimumHeight(label.heightForWidth(width))
+        layout.activate()
+        self.resize(self.width(), max(self.height(), layout.minimumSize().height()))
 
     def set_busy(self, busy: bool) -> None:
         """While signing in: one attempt at a time."""
