@@ -125,6 +125,8 @@ class ConnectDialog(QDialog):
         """Grow the dialog so the wrapped error shows whole: a window's layout doesn't ask a
         wrapping label how tall it gets at its width, so it would squash the fields."""
         label, layout = self.error_label, self.layout()
+        if layout is None:
+            return
         label.setMinimumHeight(0)
         layout.activate()
         margins = layout.contentsMargins()
