@@ -95,8 +95,8 @@ class Offline(TaskdeskError):
     """The server could not be reached, or the connection to it broke."""
 
     default_message = (
-        "The Taskdesk server cannot be reached. Your edits are kept; check the network "
-        "or the server address, then try again."
+        "The Taskdesk server cannot be reached. Check the network or the server address, "
+        "then try again."
     )
 
 
@@ -125,7 +125,7 @@ class ServerError(TaskdeskError):
             when = (
                 f"try again in {retry_after:g} s" if retry_after is not None else "try again later"
             )
-            message = f"The server had a problem (HTTP {status}). Your edits are kept; {when}."
+            message = f"The server had a problem (HTTP {status}); {when}."
         super().__init__(message)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import logging
 import time
@@ -218,7 +219,7 @@ class Transport:
     def _deadline_passed(self) -> TimedOut:
         return TimedOut(
             f"The server at {self.server} did not finish answering within {self.deadline:g} s. "
-            "Your edits are kept; try again when the server or the network is faster."
+            "Try again when the server or the network is faster."
         )
 
     def _network_error(self, exc: Exception, deadline_expired: bool, method: str) -> TaskdeskError:
@@ -241,15 +242,15 @@ class Transport:
             else:
                 detail = f"it did not accept a connection within {self.connect_timeout:g} s"
             return Unreachable(
-                f"The Taskdesk server at {self.server} cannot be reached ({detail}). Your edits "
-                "are kept; check the network or the server address, then try again."
+                f"The Taskdesk server at {self.server} cannot be reached ({detail}). Check the "
+                "network or the server address, then try again."
             )
         if isinstance(exc, requests.exceptions.ReadTimeout) or isinstance(
             reason, (urllib3.exceptions.ReadTimeoutError, TimeoutError)
         ):
             return TimedOut(
                 f"The server at {self.server} stopped answering for more than "
-                f"{self.read_timeout:g} s. Your edits are kept; try again in a moment."
+                f"{self.read_timeout:g} s. Try again in a moment."
             )
         if isinstance(reason, (urllib3.exceptions.IncompleteRead, urllib3.exceptions.DecodeError)):
             return BadResponse(
@@ -258,6 +259,12 @@ class Transport:
             )
         if isinstance(exc, requests.exceptions.InvalidURL | urllib3.exceptions.LocationValueError):
             return InvalidRequest(f"The request address for {self.server} is not valid.")
+        if isinstance(reason, http.client.BadStatusLine):
+            # Something listens there, but what it says is not HTTP (an SSH or mail port).
+            return ConnectionLost(
+                f"The address {self.server} doesn't answer like a web server. Check the "
+                "server address and its port."
+            )
         if isinstance(
             exc,
             requests.exceptions.ConnectionError
@@ -266,8 +273,8 @@ class Transport:
             | requests.exceptions.ChunkedEncodingError,
         ):
             return ConnectionLost(
-                f"The connection to {self.server} broke before its answer arrived. Your edits "
-                "are kept; check the network, then try again."
+                f"The connection to {self.server} broke before its answer arrived. Check the "
+                "network, then try again."
             )
         if isinstance(exc, requests.exceptions.RequestException):
             return BadResponse(f"The answer from {self.server} could not be read.")
