@@ -203,7 +203,7 @@ def _path_form(path: str, org_id: str) -> MarkerReason | None:
         return bad(
             f"recipe_{parts[0]}",
             f"{path} is a recipe-local {parts[0]}/… path, which only a recipe understands; "
-            f"in a Task write {start}{where}….",
+            f"in a Task write {start}{where}<path>.",  # no "…." double stop
         )
     if any(p == "" for p in parts):
         return bad("empty_segment", f"{path} has an empty segment (// or a / at an end).")

@@ -188,8 +188,8 @@ class MainWindow(QMainWindow):
         where = "the local workspace" if connection.local else connection.url
         if connection.offline_as_of is not None:
             self.messages.warning(
-                f"Can't reach {where}: showing what was last seen there. Your edits are kept "
-                "and saved when the server is back."
+                f"Can't reach {where}: showing what was last seen there. Edits you make are "
+                "kept and saved when the server is back."
             )
         elif connection.features.me:
             self.messages.info(f"Signed in to {where} as {me.name}.")
