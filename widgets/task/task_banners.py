@@ -54,7 +54,7 @@ class TaskBanners:
         self.conflict_banner.setVisible(state.conflict is not None)
         if state.conflict is not None:
             self.conflict_banner.set_conflict(
-                state.conflict.updated_by_name or "", state.conflict.version
+                state.conflict.updated_by_name or "", state.conflict.version, state.base_version
             )
         self.offline_banner.setVisible(state.offline)
         if state.offline:

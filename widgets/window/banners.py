@@ -139,9 +139,10 @@ class ConflictBanner(Banner):
         self.keep_mine_button = self._add_button("Keep mine")
         self.use_theirs_button = self._add_button("Use theirs")
 
-    def set_conflict(self, name: str, version: int) -> None:
+    def set_conflict(self, name: str, version: int, base_version: int | None = None) -> None:
         who = name or "Someone"
-        self.set_text(f"{who} saved v{version} while you were editing. Your text is kept.")
+        based = f"; your edits are based on v{base_version}" if base_version else ""
+        self.set_text(f"{who} saved v{version} while you were editing{based}. Your text is kept.")
 
 
 class OfflineBanner(Banner):
