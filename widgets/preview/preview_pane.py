@@ -73,6 +73,7 @@ class PreviewPane(QTextBrowser):
     external_link_requested = Signal(str)
     link_blocked = Signal(str)  # a message for the status bar
     edit_requested = Signal()
+    edit_requested_at = Signal(str, int)  # the clicked block's text and the offset in it
     html_shown = Signal()
 
     def __init__(
@@ -312,4 +313,6 @@ class PreviewPane(QTextBrowser):
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         self.edit_requested.emit()
+        cursor = self.cursorForPosition(event.position().toPoint())
+        self.edit_requested_at.emit(cursor.block().text(), cursor.positionInBlock())
         event.accept()

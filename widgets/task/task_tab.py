@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import Signal
@@ -23,6 +24,7 @@ from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
+from widgets.task.click_to_edit import place_cursor
 from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
@@ -155,6 +157,7 @@ class TaskTab(QWidget):
         self.editor.find_requested.connect(self.work_area.show_find)
         self.editor.replace_requested.connect(self.work_area.find_bar.show_replace)
         self.preview.edit_requested.connect(lambda: self.set_mode_edit(True))
+        self.preview.pane.edit_requested_at.connect(partial(place_cursor, self.editor))
         self.preview.link_blocked.connect(self.messages.info)
         self.preview.external_link_requested.connect(self.links.on_external_link)
         self.preview.embed_clicked.connect(self.links.on_embed_clicked)
