@@ -110,7 +110,11 @@ class StartOutcome:
 
 
 def begin(
-    server_url: str | None, data_dir: Path, launch: EmbeddedLaunch | None = None
+    server_url: str | None,
+    data_dir: Path,
+    launch: EmbeddedLaunch | None = None,
+    *,
+    local: bool = False,
 ) -> StartOutcome:
     """All of start-up that can happen before the operator is asked anything, in one go.
 
@@ -118,7 +122,9 @@ def begin(
     first Task needs no round trip through the GUI thread. Blocking: run it off the GUI
     thread. ``launch``: the local server the launcher already started (EmbeddedLaunch).
     """
-    if server_url is not None or _remembered_server() is not None:
+    if local:
+        forget_last_server()  # the local workspace is where the next start goes too
+    elif server_url is not None or _remembered_server() is not None:
         if launch is not None:
             launch.cancel()
         found = token_store(server_url)
@@ -134,6 +140,21 @@ def begin(
         embedded.stop()
         raise
     return StartOutcome(None, plan, embedded, connection)
+
+
+def forget_last_server() -> None:
+    """The next start opens the local workspace (the servers stay listed)."""
+    from app.connect.paths import settings_path
+    from app.connect.settings import SettingsError, load_settings, save_settings
+
+    settings = load_settings(settings_path()).settings
+    if settings.last_server_url is None:
+        return
+    settings.last_server_url = None
+    try:
+        save_settings(settings, settings_path())
+    except SettingsError as exc:
+        log.warning("%s", exc.message)
 
 
 def token_store(server_url: str | None = None) -> TokenStore:

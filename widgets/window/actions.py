@@ -46,6 +46,7 @@ class WindowActions(QObject):
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.versions.setCheckable(True)
         self.connect_server = self._action("&Connect to server…", None)
+        self.open_local = self._action("Open &local workspace", None)
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
         if self.quit.shortcut().isEmpty():
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
@@ -97,6 +98,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.local_history)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
+        file_menu.addAction(self.open_local)
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = menu_bar.addMenu("&Edit")

@@ -115,6 +115,9 @@ class MainWindow(QMainWindow):
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
+        self.actions_.open_local.triggered.connect(
+            lambda: self.ask_before_leaving("open the local workspace", self.start_up.open_local)
+        )
         self.actions_.quit.triggered.connect(self.close)
         for action in self.actions_.task_actions():
             action.setEnabled(False)

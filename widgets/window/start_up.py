@@ -86,19 +86,42 @@ class StartUp(QObject):
             self._pending = False
             self.start(self._url, self._launch)
 
-    def start(self, server_url: str | None = None, launch: EmbeddedLaunch | None = None) -> None:
-        """Connect to ``server_url``, else the remembered server, else the embedded default."""
+    def start(
+        self,
+        server_url: str | None = None,
+        launch: EmbeddedLaunch | None = None,
+        *,
+        local: bool = False,
+    ) -> None:
+        """Connect to ``server_url``, else the remembered server, else the embedded default
+        (``local``: the embedded default whatever was remembered)."""
         from app.connect.connection import begin
         from app.connect.paths import data_dir
 
         folder = self._data_dir or data_dir()
         self._sidebar.set_empty_text("Starting…")
         self._runner.submit(
-            lambda: begin(server_url, folder, launch),
+            lambda: begin(server_url, folder, launch, local=local),
             on_done=self._on_begun,
             on_error=self._on_start_failed,
         )
         self.starting.emit()
+
+    def open_local(self) -> None:
+        """File › Open local workspace, and where a cancelled start lands."""
+        if self.embedded is not None:
+            from app.connect.connection import forget_last_server
+
+            request = ConnectRequest(self.embedded.url, self.embedded.token, remember=False)
+            self._runner.submit(forget_last_server, on_done=lambda _: None, lane="disk")
+            self.connect_to(request, local=True)
+        else:
+            self.start(local=True)
+
+    def _on_dialog_cancelled(self) -> None:
+        self.connect_dialog = None
+        if self._current_store() is None:  # nothing open yet: never leave the window empty
+            self.open_local()
 
     def cancel(self) -> None:
         """The window closed before it started: no local server is left behind."""
@@ -156,6 +179,7 @@ class StartUp(QObject):
             dialog = ConnectDialog(url, keyring_available=has_keyring, parent=self._window)
             self.connect_dialog = dialog
             dialog.submitted.connect(self.connect_to)
+            dialog.rejected.connect(self._on_dialog_cancelled)
             dialog.open()
 
         self._runner.submit(probe, on_done=show_dialog, on_error=self._on_start_failed)
