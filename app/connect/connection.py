@@ -187,6 +187,7 @@ def open_connection(
     tokens: TokenStore | None = None,
     store: LocalStore | None = None,
     remember: bool = False,
+    in_file: bool = False,
     local: bool = False,
 ) -> Connection:
     """Sign in and list agents and guilds; raises the client's typed errors on failure.
@@ -237,7 +238,7 @@ def open_connection(
     features.embed_check = bool(connection.guild_ids()) or features.agent_list
     connection.initial_agent_id = _last_agent(connection.server_key)
     if not local:
-        connection.token_note = _keep(url, token, tokens, remember)
+        connection.token_note = _keep(url, token, tokens, remember, in_file)
     return connection
 
 
@@ -404,7 +405,9 @@ def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) 
         log.warning("%s", exc.message)
 
 
-def _keep(url: str, token: str, tokens: TokenStore | None, remember: bool) -> str:
+def _keep(
+    url: str, token: str, tokens: TokenStore | None, remember: bool, in_file: bool = False
+) -> str:
     """Keep the token (session, or keyring when asked) and the URL (never the token)."""
     from app.connect.credentials import CredentialsError
     from app.connect.paths import settings_path
@@ -413,7 +416,7 @@ def _keep(url: str, token: str, tokens: TokenStore | None, remember: bool) -> st
     note = ""
     if tokens is not None and remember:
         try:
-            note = tokens.remember(url, token).note
+            note = tokens.remember(url, token, in_file=in_file).note
         except CredentialsError as exc:
             note = exc.message
     settings = load_settings(settings_path()).settings

@@ -180,5 +180,6 @@ def test_connect_dialog_refuses_bad_input_then_accepts(qtbot) -> None:
 def test_connect_dialog_without_keyring_keeps_the_token_for_the_session(qtbot) -> None:
     dialog = ConnectDialog(keyring_available=False)
     qtbot.addWidget(dialog)
-    assert not dialog.remember_box.isChecked()
-    assert not dialog.remember_box.isEnabled()
+    assert not dialog.remember_box.isChecked()  # the session only, unless asked
+    assert dialog.remember_box.isEnabled()
+    assert "file only you can read" in dialog.remember_box.text()

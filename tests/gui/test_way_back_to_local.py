@@ -30,3 +30,23 @@ def test_file_offers_the_local_workspace(qtbot, window: MainWindow) -> None:
     with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
         action.trigger()
     assert window.connection.local
+
+
+def test_without_a_keyring_the_token_can_be_kept_in_a_private_file(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    from app.connect.paths import token_file_path
+
+    window: MainWindow = make_window()
+    window.actions_.connect_server.trigger()
+    qtbot.waitUntil(lambda: window.connect_dialog is not None, timeout=TIMEOUT)
+    dialog = window.connect_dialog
+    assert "file only you can read" in dialog.remember_box.text()
+    qtbot.keyClicks(dialog.url_edit, live_server.url)
+    qtbot.keyClicks(dialog.token_edit, live_server.token("ann"))
+    dialog.remember_box.setChecked(True)
+    with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
+        dialog.connect_button.click()
+    path = token_file_path()
+    assert path.is_file() and live_server.token("ann") in path.read_text(encoding="utf-8")
+    assert path.stat().st_mode & 0o077 == 0  # readable by the operator only

@@ -26,6 +26,7 @@ class ConnectRequest:
     url: str
     token: str
     remember: bool
+    in_file: bool = False  # where there is no keyring: a file only the operator can read
 
 
 def check_server_url(text: str) -> tuple[str | None, str]:
@@ -73,13 +74,20 @@ class ConnectDialog(QDialog):
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.token_edit.setPlaceholderText("Your operator token")
         self.token_edit.setAccessibleName("Token")
-        self.remember_box = QCheckBox("Remember the token in the system keyring")
-        self.remember_box.setAccessibleName("Remember the token in the system keyring")
+        self._keyring = keyring_available
+        remember = (
+            "Remember the token in the system keyring"
+            if keyring_available
+            else "Keep the token in a file only you can read"
+        )
+        self.remember_box = QCheckBox(remember)
+        self.remember_box.setAccessibleName(remember)
+        # With a keyring, keeping the token is the safe default; a file is the operator's choice.
         self.remember_box.setChecked(keyring_available)
-        self.remember_box.setEnabled(keyring_available)
         if not keyring_available:
             self.remember_box.setToolTip(
-                "No system keyring is available: the token is kept for this session only."
+                "There is no system keyring. Unchecked, the token is kept for this session "
+                "only; checked, in a file in your settings folder that only you can read."
             )
         self.error_label = QLabel()
         self.error_label.setObjectName("formError")
@@ -151,7 +159,8 @@ class ConnectDialog(QDialog):
             self.show_error("Enter your token. Your server's administrator can give you one.")
             self.token_edit.setFocus()
             return
-        self.request = ConnectRequest(url, token, self.remember_box.isChecked())
+        keep = self.remember_box.isChecked()
+        self.request = ConnectRequest(url, token, keep, in_file=keep and not self._keyring)
         self.error_label.hide()
         self.set_busy(True)
         self.submitted.emit(self.request)

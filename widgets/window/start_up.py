@@ -159,6 +159,7 @@ class StartUp(QObject):
                 tokens=tokens,
                 store=store,
                 remember=request.remember,
+                in_file=request.in_file,
                 local=local,
             ),
             on_done=self._on_connected,
