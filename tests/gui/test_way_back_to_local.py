@@ -50,3 +50,15 @@ def test_without_a_keyring_the_token_can_be_kept_in_a_private_file(
     path = token_file_path()
     assert path.is_file() and live_server.token("ann") in path.read_text(encoding="utf-8")
     assert path.stat().st_mode & 0o077 == 0  # readable by the operator only
+
+
+def test_file_lists_recent_servers_and_opens_one(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    qtbot.waitUntil(lambda: live_server.url in window.recent_servers.urls(), timeout=TIMEOUT)
+    action = next(
+        a for a in window.actions_.recent_menu.actions() if a.toolTip() == live_server.url
+    )
+    action.trigger()  # no token kept anywhere: the Connect dialog asks, filled in
+    qtbot.waitUntil(lambda: window.connect_dialog is not None, timeout=TIMEOUT)
+    assert window.connect_dialog.url_edit.text() == live_server.url

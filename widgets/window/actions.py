@@ -99,6 +99,7 @@ class WindowActions(QObject):
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addAction(self.open_local)
+        self.recent_menu = file_menu.addMenu("Recent &servers")
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = menu_bar.addMenu("&Edit")

@@ -24,6 +24,7 @@ from widgets.dialogs.connect import ConnectDialog, ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
+from widgets.window.recent_servers import RecentServers
 from widgets.window.sidebar import Sidebar
 from widgets.window.start_up import StartUp
 from widgets.window.window_place import keep_place, restore_place
@@ -118,6 +119,14 @@ class MainWindow(QMainWindow):
         self.actions_.open_local.triggered.connect(
             lambda: self.ask_before_leaving("open the local workspace", self.start_up.open_local)
         )
+        self.recent_servers = RecentServers(
+            self.actions_.recent_menu,
+            self.runner,
+            lambda url: self.ask_before_leaving(
+                "connect to another server", lambda: self.start_up.start(url)
+            ),
+        )
+        self.connected.connect(self.recent_servers.refresh)
         self.actions_.quit.triggered.connect(self.close)
         for action in self.actions_.task_actions():
             action.setEnabled(False)
