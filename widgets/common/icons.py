@@ -7,6 +7,8 @@ from typing import Literal
 import qtawesome as qta
 from PySide6.QtGui import QIcon
 
+from widgets.common.theme import current_theme
+
 IconName = Literal[
     "warning",
     "info",
@@ -57,20 +59,22 @@ _GLYPHS: dict[str, str] = {
     "preview": "fa6s.eye",
 }
 
-# Calm colours that read on the light stylesheet; warnings and errors stand out, the rest don't.
+# Calm colours from the light or dark theme; warnings and errors stand out, the rest don't.
 _COLOURS: dict[str, str] = {
-    "warning": "#b26a00",
-    "budget": "#b26a00",
-    "conflict": "#b26a00",
-    "draft": "#2f6fb3",
-    "offline": "#6b7280",
-    "error": "#c0392b",
-    "unreachable": "#c0392b",
-    "info": "#2f6fb3",
+    "warning": "warning_mark",
+    "budget": "warning_mark",
+    "conflict": "warning_mark",
+    "draft": "md_link",
+    "offline": "muted",
+    "error": "danger_mark",
+    "unreachable": "danger_mark",
+    "info": "md_link",
 }
-_DEFAULT_COLOUR = "#4b5563"
+_DEFAULT_COLOUR = "muted"
 
 
 def icon(name: IconName, colour: str | None = None) -> QIcon:
     """The icon for ``name``, tinted with its usual colour unless ``colour`` is given."""
-    return qta.icon(_GLYPHS[name], color=colour or _COLOURS.get(name, _DEFAULT_COLOUR))
+    if colour is None:
+        colour = getattr(current_theme(), _COLOURS.get(name, _DEFAULT_COLOUR))
+    return qta.icon(_GLYPHS[name], color=colour)

@@ -85,6 +85,11 @@ class Theme:
     embed_table_bg: str
     embed_unreachable: str
     embed_unreachable_bg: str
+    # the preview
+    note_hop1: str
+    note_hop2: str
+    table_grid: str
+    table_head: str
     # comparing versions
     diff_old_line: str
     diff_new_line: str
@@ -171,6 +176,10 @@ LIGHT = Theme(
     embed_table_bg="#e2f3ea",
     embed_unreachable="#a32020",
     embed_unreachable_bg="#fbe7e7",
+    note_hop1="#eef3fa",
+    note_hop2="#f6f2e8",
+    table_grid="#b8c0cc",
+    table_head="#eef1f5",
     diff_old_line="#fde8e8",
     diff_new_line="#e3f5e3",
     diff_old_word="#f6b1b1",
@@ -246,6 +255,10 @@ DARK = Theme(
     embed_table_bg="#1f3a2d",
     embed_unreachable="#ff9b91",
     embed_unreachable_bg="#412326",
+    note_hop1="#1e2a3a",
+    note_hop2="#2e2a22",
+    table_grid="#59616d",
+    table_head="#2f353e",
     diff_old_line="#3d2326",
     diff_new_line="#1f3526",
     diff_old_word="#7a3036",

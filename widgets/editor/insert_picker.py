@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.models import EmbeddableNote
+from widgets.common.fields import name_clear_button
 from widgets.editor.embeddable_model import (
     LEVEL_ROLE,
     PATH_ROLE,
@@ -141,7 +142,7 @@ class InsertPickerDialog(QDialog):
         search_label = QLabel("&Search")
         self.search_field = QLineEdit()
         self.search_field.setPlaceholderText("Title or path")
-        self.search_field.setClearButtonEnabled(True)
+        name_clear_button(self.search_field, "Clear the search")
         self.search_field.setAccessibleName("Search")
         search_label.setBuddy(self.search_field)
 
