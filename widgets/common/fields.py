@@ -25,4 +25,9 @@ def name_clear_button(field: QLineEdit, name: str = "Clear") -> None:
 def show_search_icon(field: QLineEdit) -> QAction:
     """A magnifier at the start of ``field``: a search box reads as one without its
     placeholder (which goes as soon as the operator types)."""
-    return field.addAction(icon("find"), QLineEdit.ActionPosition.LeadingPosition)
+    action = field.addAction(icon("find"), QLineEdit.ActionPosition.LeadingPosition)
+    action.setText("Search")
+    for button in field.findChildren(QToolButton):
+        if button.metaObject().className() == "QLineEditIconButton" and not button.accessibleName():
+            button.setAccessibleName("Search")
+    return action
