@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 import qtawesome as qta
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
 
 from widgets.common.theme import current_theme
 
@@ -73,8 +75,36 @@ _COLOURS: dict[str, str] = {
 _DEFAULT_COLOUR = "muted"
 
 
-def icon(name: IconName, colour: str | None = None) -> QIcon:
-    """The icon for ``name``, tinted with its usual colour unless ``colour`` is given."""
-    if colour is None:
-        colour = getattr(current_theme(), _COLOURS.get(name, _DEFAULT_COLOUR))
+@cache
+def _tinted(name: str, colour: str) -> QIcon:
     return qta.icon(_GLYPHS[name], color=colour)
+
+
+class _ThemedIconEngine(QIconEngine):
+    """Draws the icon in the colour of the look shown now, so toolbars and banners made in
+    the light look turn with the rest when the system switches to dark."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def _icon(self) -> QIcon:
+        token = _COLOURS.get(self._name, _DEFAULT_COLOUR)
+        return _tinted(self._name, getattr(current_theme(), token))
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        self._icon().paint(painter, rect, Qt.AlignmentFlag.AlignCenter, mode, state)
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        return self._icon().pixmap(size, mode, state)
+
+    def clone(self) -> QIconEngine:
+        return _ThemedIconEngine(self._name)
+
+
+def icon(name: IconName, colour: str | None = None) -> QIcon:
+    """The icon for ``name``, tinted with its usual colour in the look shown now (light or
+    dark, following it), unless ``colour`` is given."""
+    if colour is not None:
+        return _tinted(name, colour)
+    return QIcon(_ThemedIconEngine(name))

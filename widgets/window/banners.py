@@ -123,7 +123,9 @@ class UnreachableBanner(Banner):
         self._broken = tuple(broken)
         self.list_model.setStringList([describe_broken(b, task_path) for b in self._broken])
         rows = max(1, min(len(self._broken), 4))
-        self.list_view.setFixedHeight(rows * (self.list_view.fontMetrics().height() + 6) + 6)
+        # The rows' own height (padding and focus ring included), so four show in full.
+        row = max(self.list_view.sizeHintForRow(0), self.list_view.fontMetrics().height() + 6)
+        self.list_view.setFixedHeight(rows * row + 2 * self.list_view.frameWidth() + 2)
 
     def lines(self) -> list[str]:
         return self.list_model.stringList()
