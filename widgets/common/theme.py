@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Literal
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
-from app.core.resource_files import read_text
+from app.core.resource_files import read_text, resource
 
 ThemeName = Literal["light", "dark"]
 
@@ -285,6 +286,8 @@ _TOKEN = re.compile(r"@([a-z_]+)")
 def stylesheet(theme: Theme) -> str:
     """resources/style.qss with its colour tokens filled from ``theme``."""
     tokens = theme.tokens()
+    # Images by file path (Qt's stylesheet reads files only); forward slashes on every system.
+    tokens["check_mark"] = Path(str(resource("check-mark.svg"))).as_posix()
 
     def fill(match: re.Match[str]) -> str:
         return tokens[match.group(1)]  # an unknown token is a bug: KeyError, loudly
