@@ -21,11 +21,12 @@ GRAPHIC = 3.0
 
 BACKGROUNDS = ("window", "base", "panel", "hover", "selected")
 BANNERS = ("info_tint", "warning_tint", "danger_tint")
+PREVIEW = ("note_hop1", "note_hop2", "table_head")  # an inlined note's tints, a table's head
 
 # Text colour: the backgrounds it is drawn on.
 TEXT_PAIRS: dict[str, tuple[str, ...]] = {
-    "ink": (*BACKGROUNDS, *BANNERS, "selection", "embed_plain_bg", "md_code_bg"),
-    "muted": (*BACKGROUNDS, *BANNERS),
+    "ink": (*BACKGROUNDS, *BANNERS, *PREVIEW, "selection", "embed_plain_bg", "md_code_bg"),
+    "muted": (*BACKGROUNDS, *BANNERS, *PREVIEW),
     "accent_ink": ("selected", "base"),
     "warning_ink": ("window", "base", "panel", "warning_tint"),
     "danger_ink": ("window", "base", "panel", "danger_tint"),
@@ -34,7 +35,7 @@ TEXT_PAIRS: dict[str, tuple[str, ...]] = {
     "tooltip_ink": ("tooltip",),
     "md_heading": ("base",),
     "md_list": ("base",),
-    "md_link": ("base",),
+    "md_link": ("base", *PREVIEW),
     "md_code": ("md_code_bg", "base"),
 }
 
