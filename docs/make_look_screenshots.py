@@ -181,6 +181,8 @@ def focus_rings(app: object, theme_name: str, settle: Callable[[], None]) -> Non
             host.show()
             host.activateWindow()
             settle()
+            for view in host.findChildren(QListView):
+                view.doItemsLayout()  # rows measured with the stylesheet applied
             if focused:
                 target.setFocus(Qt.FocusReason.OtherFocusReason)
             elif host.focusWidget() is not None:
