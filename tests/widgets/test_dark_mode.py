@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from widgets.common.theme import DARK, LIGHT, apply_theme, current_theme, scheme_theme
 from widgets.editor.task_editor import TaskEditor
 from widgets.preview.preview_pane import PreviewPane
+from widgets.window.banners import ConflictBanner
 
 
 @pytest.fixture
@@ -52,3 +53,12 @@ def test_switching_to_dark_redraws_the_editor_and_the_preview(
     assert "Sev 1" in pane.toPlainText()  # the shown preview was drawn again, not dropped
     apply_theme(app_look, LIGHT)
     qtbot.waitUntil(lambda: editor.highlighter.theme is LIGHT)
+
+
+def test_banner_icons_turn_with_the_look(qtbot: QtBot, app_look: QApplication) -> None:
+    banner = ConflictBanner()
+    qtbot.addWidget(banner)
+    banner.show()
+    light = banner.icon_label.pixmap().toImage()
+    apply_theme(app_look, DARK)
+    qtbot.waitUntil(lambda: banner.icon_label.pixmap().toImage() != light)

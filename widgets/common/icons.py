@@ -6,8 +6,9 @@ from functools import cache
 from typing import Literal
 
 import qtawesome as qta
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
+from PySide6.QtWidgets import QLabel
 
 from widgets.common.theme import current_theme
 
@@ -108,3 +109,28 @@ def icon(name: IconName, colour: str | None = None) -> QIcon:
     if colour is not None:
         return _tinted(name, colour)
     return QIcon(_ThemedIconEngine(name))
+
+
+class _PixmapRefresher(QObject):
+    """Sets a label's icon pixmap again when the look changes (a pixmap is fixed colours)."""
+
+    def __init__(self, label: QLabel, name: IconName, size: int) -> None:
+        super().__init__(label)
+        self.name, self.size = name, size
+        label.installEventFilter(self)
+        label.setPixmap(icon(name).pixmap(size, size))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange) and isinstance(
+            watched, QLabel
+        ):
+            watched.setPixmap(icon(self.name).pixmap(self.size, self.size))
+        return False
+
+
+def show_icon(label: QLabel, name: IconName, size: int) -> None:
+    """Show icon ``name`` in ``label`` at ``size`` px, redrawn when light and dark switch."""
+    for old in label.findChildren(_PixmapRefresher):
+        label.removeEventFilter(old)
+        old.deleteLater()
+    _PixmapRefresher(label, name, size)

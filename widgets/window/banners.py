@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.models import BrokenEmbed
 from widgets.common.accessible_roles import announce, set_accessible_role
-from widgets.common.icons import IconName, icon
+from widgets.common.icons import IconName, icon, show_icon
 from widgets.common.provenance import exact_time, parse_time, relative_time
 from widgets.preview.size_meters import format_kb
 
@@ -56,7 +56,7 @@ class Banner(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         set_accessible_role(self, QAccessible.Role.AlertMessage)
         self.icon_label = QLabel()
-        self.icon_label.setPixmap(icon(icon_name).pixmap(18, 18))
+        show_icon(self.icon_label, icon_name, 18)
         self.icon_label.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text_label = QLabel("")
         self.text_label.setWordWrap(True)
@@ -230,7 +230,7 @@ class MessageBar(Banner):
 
     def show_message(self, text: str, kind: Literal["info", "error"] = "info") -> None:
         self.setProperty("kind", "danger" if kind == "error" else "info")
-        self.icon_label.setPixmap(icon("error" if kind == "error" else "info").pixmap(18, 18))
+        show_icon(self.icon_label, "error" if kind == "error" else "info", 18)
         self.style().unpolish(self)
         self.style().polish(self)
         self.set_text(text)
