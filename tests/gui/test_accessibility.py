@@ -38,7 +38,7 @@ def test_toolbar_buttons_are_named_after_their_labels(window: MainWindow) -> Non
         "Discard changes",
         "Note",
         "Table",
-        "Find/Replace",
+        "Find",
         "Versions",
     ]
 

@@ -43,6 +43,7 @@ class TaskWorkArea(QSplitter):
         self.versions.hide()
         self.addWidget(self.versions)
         self.setStretchFactor(0, 1)
+        commands.editing.bind(self.editor, self.find_bar, lambda: self.set_mode_edit(True))
 
     def set_mode_edit(self, edit: bool) -> None:
         commands = self._commands

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
 
 from widgets.common.icons import IconName, icon
 from widgets.dialogs.about import open_about
+from widgets.window.edit_menu import EditActions
 
 
 def _plain(label: str) -> str:
@@ -40,8 +41,9 @@ class WindowActions(QObject):
         self.local_history = self._action("Local &history…", None)
         self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
         self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
-        self.find = self._action(
-            "&Find/Replace…", "find", QKeySequence(QKeySequence.StandardKey.Find)
+        self.find = self._action("&Find…", "find", QKeySequence(QKeySequence.StandardKey.Find))
+        self.editing = EditActions(
+            window, lambda label, key: self._action(label, None, QKeySequence(key or ""))
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.versions.setCheckable(True)
@@ -99,8 +101,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.connect_server)
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
-        edit_menu = menu_bar.addMenu("&Edit")
-        edit_menu.addAction(self.find)
+        self.editing.fill(menu_bar.addMenu("&Edit"), self.find)
         insert_menu = menu_bar.addMenu("&Insert")
         insert_menu.addAction(self.insert_note)
         insert_menu.addAction(self.insert_table)
