@@ -54,6 +54,7 @@ class TaskTab(QWidget):
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
     features_changed = Signal()  # learnt that the server lacks something (status line)
+    unsaved_changed = Signal(str, bool)  # (agent id, whether its Task has unsaved edits)
 
     def __init__(
         self,
@@ -281,6 +282,9 @@ class TaskTab(QWidget):
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
         self.banners.show_state(state, self.agent_name())
+        self.header.set_unsaved(state.has_unsaved)
+        if state.agent_id is not None:
+            self.unsaved_changed.emit(state.agent_id, state.has_unsaved)
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (

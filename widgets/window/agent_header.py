@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from widgets.common.icons import icon
+from widgets.window.agent_list_model import UNSAVED_MARK
 
 UNREACHABLE_MARK = "Not reachable from the Task"
 
@@ -21,6 +22,10 @@ class AgentHeader(QWidget):
         self.name_label.setObjectName("title")
         self.detail_label = QLabel("")
         self.detail_label.setObjectName("hint")
+        self.unsaved_label = QLabel(f"{UNSAVED_MARK} Unsaved changes")
+        self.unsaved_label.setObjectName("unsavedMark")
+        self.unsaved_label.setAccessibleName("Unsaved changes")
+        self.unsaved_label.hide()
         self.unreachable_icon = QLabel()
         self.unreachable_icon.setPixmap(icon("unreachable").pixmap(14, 14))
         self.unreachable_label = QLabel(UNREACHABLE_MARK)
@@ -32,6 +37,7 @@ class AgentHeader(QWidget):
         texts.addWidget(self.name_label)
         texts.addWidget(self.detail_label)
         mark = QHBoxLayout()
+        mark.addWidget(self.unsaved_label)
         mark.addWidget(self.unreachable_icon)
         mark.addWidget(self.unreachable_label)
         layout = QHBoxLayout(self)
@@ -48,6 +54,10 @@ class AgentHeader(QWidget):
         self.detail_label.setText(detail)
         self.detail_label.setAccessibleName(detail)
         self.setAccessibleName(f"{name}, {detail}")
+
+    def set_unsaved(self, unsaved: bool) -> None:
+        """The • mark beside the name while the Task has edits the server doesn't have."""
+        self.unsaved_label.setVisible(unsaved)
 
     def set_unreachable(self, broken: bool, names: list[str] | None = None) -> None:
         """Show the mark when the agent's Task has embeds it can't reach (``names`` in the tip)."""

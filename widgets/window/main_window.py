@@ -26,6 +26,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 from widgets.window.start_up import StartUp
+from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
@@ -34,8 +35,6 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from widgets.task.task_tab import TaskTab
 
 log = logging.getLogger(__name__)
-
-APP_NAME = "Taskdesk"
 
 
 class MainWindow(QMainWindow):
@@ -85,6 +84,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.features_label)
 
         self.agent_model = AgentListModel()
+        self.unsaved_marks = UnsavedMarks(self, self.agent_model)
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
             tab.leave_requested.connect(self.ask_before_leaving)
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
+            tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -275,14 +276,14 @@ class MainWindow(QMainWindow):
         if agent is None:
             return
         self.sidebar.select_agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
+        self.unsaved_marks.show_agent(agent_id, agent.name)  # now, even if its Task fails to load
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
     def on_agent_shown(self, agent_id: str) -> None:
         agent = self.agent_model.agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}" if agent else APP_NAME)
+        self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
             from app.connect.connection import remember_last_agent
