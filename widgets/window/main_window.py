@@ -26,6 +26,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 from widgets.window.start_up import StartUp
+from widgets.window.status_line import StatusLine
 from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self.features_label.setObjectName("serverFeatures")
         self.features_label.hide()
         self.statusBar().addPermanentWidget(self.features_label)
+        self.status_line = StatusLine(self.statusBar())
 
         self.agent_model = AgentListModel()
         self.unsaved_marks = UnsavedMarks(self, self.agent_model)
@@ -131,6 +133,7 @@ class MainWindow(QMainWindow):
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
             tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+            self.status_line.follow_editor(tab.editor)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -198,6 +201,13 @@ class MainWindow(QMainWindow):
                 "you are)."
             )
         self.show_server_features()
+        self.status_line.show_connection(
+            connection.url,
+            local=connection.local,
+            me=me,
+            features=connection.features,
+            offline=connection.offline_as_of is not None,
+        )
         self.task_tab.set_connection(connection)
         self.connected.emit()
         self.refresh_embed_status()
