@@ -23,6 +23,7 @@ from widgets.common.provenance import ProvenanceStrip
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
+from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
 from widgets.task.task_banners import TaskBanners
@@ -87,7 +88,7 @@ class TaskTab(QWidget):
         self.unreachable_banner = self.banners.unreachable_banner
         self.message_bar = self.banners.message_bar
 
-        self.work_area = TaskWorkArea(runner, actions)
+        self.work_area = work_area = TaskWorkArea(runner, actions)
         self.editor = self.work_area.editor
         self.preview = self.work_area.preview
         self.modes = self.work_area.modes
@@ -120,6 +121,7 @@ class TaskTab(QWidget):
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
         )
+        self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self._wire()
         self._set_enabled(False)
 

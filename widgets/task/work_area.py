@@ -58,8 +58,19 @@ class TaskWorkArea(QSplitter):
         """The versions take the editor's place: comparing needs the width more than editing."""
         self.versions.setVisible(shown)
         self.modes.setVisible(not shown)
-        if not shown:
+        if shown:
+            self.versions.list_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
             self.set_mode_edit(self._commands.edit.isChecked())
+            self.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_target(self) -> QWidget:
+        """Where the operator works now: the version list, the editor or the preview."""
+        if self.versions.isVisible():
+            return self.versions.list_view
+        if self.modes.currentWidget() is self.edit_page:
+            return self.editor
+        return self.preview.stack.currentWidget() or self.preview
 
     def show_find(self) -> None:
         self.set_mode_edit(True)
