@@ -30,6 +30,7 @@ IconName = Literal[
     "person",
     "edit",
     "preview",
+    "side_by_side",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -55,6 +56,7 @@ _GLYPHS: dict[str, str] = {
     "person": "fa6s.user",
     "edit": "fa6s.pen",
     "preview": "fa6s.eye",
+    "side_by_side": "fa6s.table-columns",
 }
 
 # Calm colours that read on the light stylesheet; warnings and errors stand out, the rest don't.

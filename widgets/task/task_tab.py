@@ -206,7 +206,7 @@ class TaskTab(QWidget):
         self.agent = agent
         self.guild_name = guild_name
         self.header.set_agent(agent.name, guild_name, agent.task_version)
-        self.set_mode_edit(False)
+        self.work_area.show_opening_mode()
         self.message_bar.dismiss()
         self.live_preview.clear()  # until this agent's text is in the editor
         self._show_broken()

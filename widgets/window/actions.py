@@ -28,12 +28,17 @@ class WindowActions(QObject):
         self._window = window
         self.preview = self._action("&Preview", "preview", QKeySequence("Ctrl+Shift+P"))
         self.edit = self._action("&Edit", "edit", QKeySequence("Ctrl+Shift+E"))
-        for action in (self.preview, self.edit):
-            action.setCheckable(True)
+        self.side_by_side = self._action(
+            "Side &by side", "side_by_side", QKeySequence("Ctrl+Shift+B")
+        )
+        self.side_by_side.setToolTip(
+            "Edit and Preview side by side, the preview following the editor (Ctrl+Shift+B)"
+        )
         self.mode_group = QActionGroup(self)
         self.mode_group.setExclusive(True)
-        self.mode_group.addAction(self.preview)
-        self.mode_group.addAction(self.edit)
+        for action in (self.preview, self.edit, self.side_by_side):
+            action.setCheckable(True)
+            self.mode_group.addAction(action)
         self.preview.setChecked(True)  # the Task opens in Preview
 
         self.save = self._action("&Save", None, QKeySequence(QKeySequence.StandardKey.Save))
@@ -83,6 +88,7 @@ class WindowActions(QObject):
         return [
             self.preview,
             self.edit,
+            self.side_by_side,
             self.save,
             self.discard,
             self.local_history,
@@ -108,6 +114,7 @@ class WindowActions(QObject):
         view_menu = menu_bar.addMenu("&View")
         view_menu.addAction(self.preview)
         view_menu.addAction(self.edit)
+        view_menu.addAction(self.side_by_side)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
         menu_bar.addMenu("&Help").addAction(self.about)
@@ -117,6 +124,7 @@ class WindowActions(QObject):
         toolbar.setAccessibleName("Task tools")
         toolbar.addAction(self.preview)
         toolbar.addAction(self.edit)
+        toolbar.addAction(self.side_by_side)
         toolbar.addSeparator()
         toolbar.addAction(self.save)
         toolbar.addAction(self.discard)
