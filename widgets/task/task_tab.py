@@ -26,6 +26,7 @@ from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
+from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
@@ -121,6 +122,7 @@ class TaskTab(QWidget):
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
         )
+        self.scroll_memory = PreviewScrollMemory(self.preview.pane)
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self._wire()
         self._set_enabled(False)
@@ -203,12 +205,13 @@ class TaskTab(QWidget):
 
     def open_agent(self, agent: AgentRow, guild_name: str) -> None:
         assert self.session is not None, "set_connection first"
-        self.agent = agent
+        leaving, self.agent = self.agent, agent
         self.guild_name = guild_name
         self.header.set_agent(agent.name, guild_name, agent.task_version)
         self.work_area.show_opening_mode()
         self.message_bar.dismiss()
         self.live_preview.clear()  # until this agent's text is in the editor
+        self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
         self._show_broken()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
