@@ -106,7 +106,7 @@ class ConfirmRestoreDialog(_ButtonDialog):
         self.summary_label.setWordWrap(True)
         self._extra.addWidget(self.summary_label)
         self.restore_button = self._button(
-            f"Restore v{version}", QDialogButtonBox.ButtonRole.AcceptRole
+            f"&Restore v{version}", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
         self._keep_default(self.cancel_button)
@@ -130,7 +130,7 @@ class OpenLinkDialog(_ButtonDialog):
         self.address_label.setTextFormat(Qt.TextFormat.PlainText)
         self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._extra.addWidget(self.address_label)
-        self.open_button = self._button("Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button = self._button("&Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
         self._keep_default(self.cancel_button)
         self.open_button.clicked.connect(self.accept)
@@ -161,14 +161,14 @@ class CompareDialog(QDialog):
         self.diff_view.set_titles(their_title, "Mine (unsaved)")
         self.buttons = QDialogButtonBox()
         self.keep_mine_button = self.buttons.addButton(
-            "Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
+            "&Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.use_theirs_button = self.buttons.addButton(
-            "Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
+            "&Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
         )
-        self.close_button = self.buttons.addButton("Close", QDialogButtonBox.ButtonRole.RejectRole)
+        self.close_button = self.buttons.addButton("&Close", QDialogButtonBox.ButtonRole.RejectRole)
         for button in (self.keep_mine_button, self.use_theirs_button, self.close_button):
-            button.setAccessibleName(button.text())
+            button.setAccessibleName(button.text().replace("&", ""))
         self.close_button.clicked.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.diff_view, 1)
