@@ -47,6 +47,8 @@ class FindBar(QFrame):
         self.close_button.setIcon(icon("close"))
         self.close_button.setToolTip("Close")
         self.close_button.setAccessibleName("Close")
+        for target in (self.match_case_box, self.close_button):
+            target.setMinimumSize(24, 24)  # WCAG 2.5.8: targets of at least 24 × 24 px
 
         self.replace_label = QLabel("Re&place")
         self.replace_field = QLineEdit()

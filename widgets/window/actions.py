@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
 
 from widgets.common.icons import IconName, icon
 from widgets.dialogs.about import open_about
+from widgets.dialogs.shortcuts import ShortcutsDialog, shortcut_rows
 from widgets.window.edit_menu import EditActions
 
 
@@ -56,6 +57,13 @@ class WindowActions(QObject):
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
         if self.quit.shortcut().isEmpty():
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
+        self.jump_to_agents = self._action("&Agents list and back", None, QKeySequence("F6"))
+        self.jump_to_agents.setToolTip("Move to the agents list, and back to the Task (F6)")
+        self.shortcuts = self._action(
+            "&Keyboard shortcuts", None, QKeySequence(QKeySequence.StandardKey.HelpContents)
+        )
+        self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.shortcuts.triggered.connect(self.open_shortcuts)
         self.about = self._action("&About Taskdesk", None)
         self.about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu
         self.about.triggered.connect(lambda: open_about(window))
@@ -117,8 +125,20 @@ class WindowActions(QObject):
         view_menu.addAction(self.side_by_side)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
-        menu_bar.addMenu("&Help").addAction(self.about)
+        view_menu.addSeparator()
+        view_menu.addAction(self.jump_to_agents)
+        help_menu = menu_bar.addMenu("&Help")
+        help_menu.addAction(self.shortcuts)
+        help_menu.addAction(self.about)
         self.insert_menu = insert_menu
+        self._menu_bar = menu_bar
+
+    def open_shortcuts(self) -> None:
+        """Help › Keyboard shortcuts: the table built from the actions as they are now."""
+        dialog = ShortcutsDialog(shortcut_rows(self._menu_bar, self._window), self._window)
+        self.shortcuts_dialog = dialog
+        dialog.finished.connect(lambda _: setattr(self, "shortcuts_dialog", None))
+        dialog.open()
 
     def build_toolbar(self, toolbar: QToolBar) -> None:
         toolbar.setAccessibleName("Task tools")

@@ -199,6 +199,7 @@ class MessageBar(Banner):
         self.close_button.setIcon(icon("close"))
         self.close_button.setToolTip("Close")
         self.close_button.setAccessibleName("Close")
+        self.close_button.setMinimumSize(24, 24)  # WCAG 2.5.8: a target of 24 × 24 px
         self.buttons.addWidget(self.close_button)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

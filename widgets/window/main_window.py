@@ -25,6 +25,7 @@ from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
+from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
 from widgets.window.status_line import StatusLine
 from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
@@ -112,6 +113,12 @@ class MainWindow(QMainWindow):
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
 
+        SidebarJump(
+            self.actions_.jump_to_agents,
+            self.sidebar,
+            self.sidebar.list_view,
+            lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
+        )
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
