@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QAbstractButton, QApplication
+from PySide6.QtWidgets import QAbstractButton, QApplication, QToolBar, QToolButton
 
 from app.core.resource_files import read_text
 from tests.window_steps import LOAD_TIMEOUT_MS
@@ -58,3 +58,22 @@ def test_every_visible_control_is_at_least_24_px(qtbot, window: MainWindow) -> N
         if b.isVisibleTo(window) and (b.width() < 24 or b.height() < 24)
     ]
     assert small == [], "\n".join(small)
+
+
+def test_a_narrow_window_offers_the_tools_that_dont_fit(qtbot, window: MainWindow) -> None:
+    window.setStyleSheet(read_text("style.qss"))
+    window.resize(700, 600)
+    toolbar = window.findChild(QToolBar)
+    assert toolbar is not None
+    overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    assert overflow is not None
+    qtbot.waitUntil(overflow.isVisible)
+    assert not toolbar.widgetForAction(window.actions_.versions).isVisible()
+    assert overflow.accessibleName() == "More tools"
+    assert not overflow.icon().isNull()
+    unnamed = [
+        type(b).__name__
+        for b in window.findChildren(QAbstractButton)
+        if b.isVisibleTo(window) and not b.accessibleName()
+    ]
+    assert unnamed == []

@@ -31,6 +31,7 @@ IconName = Literal[
     "edit",
     "preview",
     "side_by_side",
+    "more",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -57,6 +58,7 @@ _GLYPHS: dict[str, str] = {
     "edit": "fa6s.pen",
     "preview": "fa6s.eye",
     "side_by_side": "fa6s.table-columns",
+    "more": "fa6s.angles-right",
 }
 
 # Calm colours that read on the light stylesheet; warnings and errors stand out, the rest don't.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton
 
 from widgets.common.icons import IconName, icon
 from widgets.dialogs.about import open_about
@@ -158,3 +158,10 @@ class WindowActions(QObject):
             button = toolbar.widgetForAction(action)
             if button is not None and not action.isSeparator():
                 button.setAccessibleName(_plain(action.text()))
+        # Qt's overflow button (shown when the window is too narrow for every tool) is a
+        # nameless checkable button, and its default arrow vanishes under our stylesheet.
+        overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        if overflow is not None:
+            overflow.setAccessibleName("More tools")
+            overflow.setToolTip("More tools (the window is too narrow to show them all)")
+            overflow.setIcon(icon("more"))
