@@ -37,11 +37,12 @@ def test_toolbar_buttons_are_named_after_their_labels(window: MainWindow) -> Non
     assert names == [
         "Preview",
         "Edit",
+        "Side by side",
         "Save",
         "Discard changes",
         "Note",
         "Table",
-        "Find/Replace",
+        "Find",
         "Versions",
     ]
 

@@ -35,6 +35,8 @@ IconName = Literal[
     "person",
     "edit",
     "preview",
+    "side_by_side",
+    "more",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -60,6 +62,8 @@ _GLYPHS: dict[str, str] = {
     "person": "fa6s.user",
     "edit": "fa6s.pen",
     "preview": "fa6s.eye",
+    "side_by_side": "fa6s.table-columns",
+    "more": "fa6s.angles-right",
 }
 
 # Calm colours from the light or dark theme; warnings and errors stand out, the rest don't.

@@ -158,7 +158,7 @@ class InsertPickerDialog(QDialog):
         self.empty_label.setObjectName("hint")
         self.empty_label.setAccessibleName(self.empty_label.text())
 
-        self.insert_button = QPushButton("Insert")
+        self.insert_button = QPushButton("&Insert")
         self.insert_button.setAccessibleName("Insert")
         self.insert_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel")

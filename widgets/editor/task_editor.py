@@ -77,6 +77,13 @@ class TaskEditor(QPlainTextEdit):
         self.setTextCursor(cursor)
         self.setFocus()
 
+    def go_to_line(self, line: int) -> None:
+        """Put the cursor at the start of ``line`` (1-based, clamped to the text) in view."""
+        block = self.document().findBlockByNumber(max(0, min(line, self.blockCount()) - 1))
+        self.setTextCursor(QTextCursor(block))
+        self.centerCursor()
+        self.setFocus()
+
     def completion_prefix(self) -> str | None:
         """What was typed after an open ``![[`` before the cursor; None when not in one."""
         cursor = self.textCursor()

@@ -170,6 +170,12 @@ class PreviewPane(QTextBrowser):
             return self._restore_fraction
         return bar.value() / bar.maximum() if bar.maximum() > 0 else 0.0
 
+    def scroll_to_fraction(self, fraction: float) -> None:
+        """Show the document from ``fraction`` (0 top, 1 bottom) of its height; kept while
+        the preview is laid out or replaced, until the reader scrolls."""
+        self._restore_fraction = min(max(fraction, 0.0), 1.0)
+        self._apply_restore()
+
     def is_laying_out(self) -> bool:
         return self._pacer.is_running()
 

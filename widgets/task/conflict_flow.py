@@ -68,7 +68,7 @@ class ConflictFlow(QObject):
             "Use theirs",
             f"Replace your text with v{theirs.version} by {who}? Your text is kept in "
             "local history on this computer.",
-            "Use theirs",
+            "Use &theirs",
             self._owner,
         )
         self.confirm_dialog = dialog

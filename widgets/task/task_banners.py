@@ -45,8 +45,11 @@ class TaskBanners:
             self.budget_banner,
         )
 
+    def every_banner(self) -> tuple[QWidget, ...]:
+        return (*self._state_banners(), self.message_bar)
+
     def add_to(self, layout: QVBoxLayout) -> None:
-        for banner in (*self._state_banners(), self.message_bar):
+        for banner in self.every_banner():
             layout.addWidget(banner)
 
     def show_state(self, state: SessionState, agent_name: str) -> None:

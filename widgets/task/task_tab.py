@@ -23,8 +23,10 @@ from widgets.common.provenance import ProvenanceStrip
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
+from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
+from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
@@ -54,6 +56,7 @@ class TaskTab(QWidget):
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
     features_changed = Signal()  # learnt that the server lacks something (status line)
+    unsaved_changed = Signal(str, bool)  # (agent id, whether its Task has unsaved edits)
 
     def __init__(
         self,
@@ -87,7 +90,7 @@ class TaskTab(QWidget):
         self.message_bar = self.banners.message_bar
         self.message_bar.close_on_escape(self)
 
-        self.work_area = TaskWorkArea(runner, actions)
+        self.work_area = work_area = TaskWorkArea(runner, actions)
         self.editor = self.work_area.editor
         self.preview = self.work_area.preview
         self.modes = self.work_area.modes
@@ -120,6 +123,8 @@ class TaskTab(QWidget):
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
         )
+        self.scroll_memory = PreviewScrollMemory(self.preview.pane)
+        self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self._wire()
         self._set_enabled(False)
 
@@ -201,12 +206,13 @@ class TaskTab(QWidget):
 
     def open_agent(self, agent: AgentRow, guild_name: str) -> None:
         assert self.session is not None, "set_connection first"
-        self.agent = agent
+        leaving, self.agent = self.agent, agent
         self.guild_name = guild_name
         self.header.set_agent(agent.name, guild_name, agent.task_version)
-        self.set_mode_edit(False)
+        self.work_area.show_opening_mode()
         self.message_bar.dismiss()
         self.live_preview.clear()  # until this agent's text is in the editor
+        self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
         self._show_broken()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
@@ -282,6 +288,9 @@ class TaskTab(QWidget):
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
         self.banners.show_state(state, self.agent_name())
+        self.header.set_unsaved(state.has_unsaved)
+        if state.agent_id is not None:
+            self.unsaved_changed.emit(state.agent_id, state.has_unsaved)
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (

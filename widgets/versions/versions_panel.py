@@ -63,17 +63,17 @@ class VersionsPanel(QWidget):
         self.empty_label.setAccessibleName(NO_EARLIER)
 
         self.text_button = SegmentButton()
-        self.text_button.setText("Text")
+        self.text_button.setText("&Text")
         self.compare_button = SegmentButton()
-        self.compare_button.setText("Compare with live")
+        self.compare_button.setText("Compare with &live")
         self.mode_group = QButtonGroup(self)
         for button in (self.text_button, self.compare_button):
             button.setCheckable(True)
             button.setObjectName("segment")
-            button.setAccessibleName(button.text())
+            button.setAccessibleName(button.text().replace("&", ""))
             self.mode_group.addButton(button)
         self.text_button.setChecked(True)
-        self.restore_button = QPushButton(icon("restore"), "Restore")
+        self.restore_button = QPushButton(icon("restore"), "Re&store")
         self.restore_button.setAccessibleName("Restore")
         self.restore_button.setEnabled(False)
 
@@ -202,7 +202,7 @@ class VersionsPanel(QWidget):
         self.compare_button.setEnabled(earlier)
         self.restore_button.setEnabled(earlier)
         text = f"Restore v{selected.version}" if earlier and selected else "Restore"
-        self.restore_button.setText(text)
+        self.restore_button.setText(text.replace("Restore", "Re&store"))
         self.restore_button.setAccessibleName(text)
         if not earlier and self.compare_button.isChecked():
             self.text_button.setChecked(True)

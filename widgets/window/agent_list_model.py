@@ -20,6 +20,7 @@ IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
 BROKEN_EMBEDS_ROLE = Qt.ItemDataRole.UserRole + 3
 
 NOT_REACHABLE = "Not reachable from the Task"
+UNSAVED_MARK = "•"  # the same mark as in the window title and the header
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -46,6 +47,7 @@ class AgentListModel(QAbstractListModel):
         self._broken: dict[str, tuple[BrokenEmbed, ...]] = {}
         self._filter = ""
         self._rows: list[_Row] = []
+        self._unsaved: set[str] = set()
 
     # ------------------------------------------------------------------ feeding
 
@@ -65,6 +67,18 @@ class AgentListModel(QAbstractListModel):
             self._broken[agent_id] = tuple(embeds)
         if self._rows:
             self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+
+    def set_unsaved(self, agent_id: str, unsaved: bool) -> None:
+        """Mark (or unmark) the agent whose Task has edits the server doesn't have."""
+        if (agent_id in self._unsaved) == unsaved:
+            return
+        if unsaved:
+            self._unsaved.add(agent_id)
+        else:
+            self._unsaved.discard(agent_id)
+        row = self.row_of(agent_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row), self.index(row))
 
     def set_filter(self, text: str) -> None:
         self._filter = text.strip().casefold()
@@ -118,10 +132,12 @@ class AgentListModel(QAbstractListModel):
                 return "Guild heading"  # a heading over the agents below, not a choice
             return None
         broken = self._broken.get(agent.id, ())
+        unsaved = agent.id in self._unsaved
         if role == Qt.ItemDataRole.DisplayRole:
-            return agent.name
+            return f"{agent.name} {UNSAVED_MARK}" if unsaved else agent.name
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{agent.name}, {NOT_REACHABLE.lower()}" if broken else agent.name
+            name = f"{agent.name}, unsaved changes" if unsaved else agent.name
+            return f"{name}, {NOT_REACHABLE.lower()}" if broken else name
         if role == Qt.ItemDataRole.ToolTipRole:
             if not broken:
                 if not agent.task_version:  # opened by id, its version not read yet

@@ -30,8 +30,10 @@ BannerKind = Literal["info", "warning", "danger"]
 
 
 def _button(text: str) -> QPushButton:
+    """A button with a mnemonic (``&``): Alt+letter presses it from anywhere in the window.
+    The menus hold F, E, I, V and H, so banner buttons use other letters."""
     button = QPushButton(text)
-    button.setAccessibleName(text)
+    button.setAccessibleName(text.replace("&", ""))
     return button
 
 
@@ -145,9 +147,9 @@ class ConflictBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("conflict", "warning", parent)
-        self.compare_button = self._add_button("Compare")
-        self.keep_mine_button = self._add_button("Keep mine")
-        self.use_theirs_button = self._add_button("Use theirs")
+        self.compare_button = self._add_button("C&ompare")
+        self.keep_mine_button = self._add_button("&Keep mine")
+        self.use_theirs_button = self._add_button("&Use theirs")
 
     def set_conflict(self, name: str, version: int) -> None:
         who = name or "Someone"
@@ -159,7 +161,7 @@ class OfflineBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("offline", "info", parent)
-        self.retry_button = self._add_button("Retry")
+        self.retry_button = self._add_button("&Retry")
         self.set_as_of(None)
 
     def set_as_of(self, when: str | datetime | None) -> None:
@@ -191,8 +193,8 @@ class DraftRecoveryBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("draft", "info", parent)
-        self.recover_button = self._add_button("Recover")
-        self.discard_button = self._add_button("Discard")
+        self.recover_button = self._add_button("Re&cover")
+        self.discard_button = self._add_button("&Discard")
 
     def set_draft(
         self,
@@ -221,6 +223,7 @@ class MessageBar(Banner):
         self.close_button.setIcon(icon("close"))
         self.close_button.setToolTip("Close")
         self.close_button.setAccessibleName("Close")
+        self.close_button.setMinimumSize(24, 24)  # WCAG 2.5.8: a target of 24 × 24 px
         self.buttons.addWidget(self.close_button)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

@@ -25,7 +25,10 @@ from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
+from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
+from widgets.window.status_line import StatusLine
+from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
 from widgets.window.window_size import size_to_screen
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
@@ -35,8 +38,6 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from widgets.task.task_tab import TaskTab
 
 log = logging.getLogger(__name__)
-
-APP_NAME = "Taskdesk"
 
 
 class MainWindow(QMainWindow):
@@ -84,8 +85,10 @@ class MainWindow(QMainWindow):
         self.features_label.setObjectName("serverFeatures")
         self.features_label.hide()
         self.statusBar().addPermanentWidget(self.features_label)
+        self.status_line = StatusLine(self.statusBar())
 
         self.agent_model = AgentListModel()
+        self.unsaved_marks = UnsavedMarks(self, self.agent_model)
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -111,6 +114,12 @@ class MainWindow(QMainWindow):
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
 
+        SidebarJump(
+            self.actions_.jump_to_agents,
+            self.sidebar,
+            self.sidebar.list_view,
+            lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
+        )
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
@@ -131,6 +140,8 @@ class MainWindow(QMainWindow):
             tab.leave_requested.connect(self.ask_before_leaving)
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
+            tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+            self.status_line.follow_editor(tab.editor)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -198,6 +209,13 @@ class MainWindow(QMainWindow):
                 "you are)."
             )
         self.show_server_features()
+        self.status_line.show_connection(
+            connection.url,
+            local=connection.local,
+            me=me,
+            features=connection.features,
+            offline=connection.offline_as_of is not None,
+        )
         self.task_tab.set_connection(connection)
         self.connected.emit()
         self.refresh_embed_status()
@@ -276,14 +294,14 @@ class MainWindow(QMainWindow):
         if agent is None:
             return
         self.sidebar.select_agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
+        self.unsaved_marks.show_agent(agent_id, agent.name)  # now, even if its Task fails to load
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
     def on_agent_shown(self, agent_id: str) -> None:
         agent = self.agent_model.agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}" if agent else APP_NAME)
+        self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
             from app.connect.connection import remember_last_agent
