@@ -70,6 +70,10 @@ def test_conflict_compare_shows_their_text_beside_mine(qtbot, window: MainWindow
 def test_conflict_keep_mine_saves_my_text_over_theirs(qtbot, window: MainWindow, bob) -> None:
     theirs, mine = _conflict(qtbot, window, bob)
     window.task_tab.conflict_banner.keep_mine_button.click()
+    flow = window.task_tab.conflict_flow
+    qtbot.waitUntil(lambda: flow.keep_mine_dialog is not None, timeout=TIMEOUT)
+    assert "Bob's rule." in flow.keep_mine_dialog.diff_view.old_text  # what it throws away
+    flow.keep_mine_dialog.confirm_button.click()
     qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
     live = bob.get_task("a_writer")
     assert live.content == mine
