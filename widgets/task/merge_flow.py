@@ -66,7 +66,7 @@ class MergeFlow(QObject):
         self.banner = banner
         self._session = session
         self._requests = NewestRequest()
-        self.marks = MergeMarks(editor)
+        self.marks = MergeMarks(editor, on_gone=self.finish)
         self.result: MergeResult | None = None  # the merge in the editor, while one is
         self._theirs: TaskDoc | None = None
         self._before: tuple[str, int | None, str | None] = ("", None, None)  # text, its base
