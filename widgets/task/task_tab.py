@@ -146,6 +146,11 @@ class TaskTab(QWidget):
         a.versions.toggled.connect(self.work_area.show_versions)
         self.versions.compare_requested.connect(self.version_flow.compare)
         self.versions.restore_requested.connect(self.on_restore_requested)
+        self.versions.take_change_requested.connect(
+            lambda v, n: self.version_flow.take_change(
+                v, n, self.editor.text, self.on_text_restored
+            )
+        )
         self.conflict_banner.merge_button.clicked.connect(self.merge_flow.merge)
         self.conflict_banner.compare_button.clicked.connect(self.on_compare_conflict)
         self.conflict_banner.keep_mine_button.clicked.connect(self.on_keep_mine)

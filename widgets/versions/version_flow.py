@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 
 from app.core.diff_model import SideBySide, build_diff
 from app.core.models import TaskDoc
+from app.core.take_change import take_change
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
 from widgets.dialogs.confirm import ConfirmRestoreDialog, diff_summary
@@ -61,6 +62,36 @@ class VersionFlow(QObject):
 
         self._runner.submit(
             lambda: build_diff(old, live.content), on_done=ask, on_error=self._compare_failed
+        )
+
+    def take_change(
+        self, version: int, change: int, text: Callable[[], str], put: Callable[[str], None]
+    ) -> None:
+        """Restore by change: change ``change`` of the compare of ``version`` with live, back
+        into the editor text (read by ``text()``), which ``put`` replaces as an unsaved edit.
+        Unsaved edits elsewhere stay; unsaved edits of the same lines keep it out, said why."""
+        view = self._versions.diff_view
+        model, old, live = view.model, view.old_text, view.new_text
+        if not 0 <= change < model.change_count:
+            return
+        chunk, before = model.changes[change], text()
+
+        def taken(result: str | None) -> None:
+            if text() != before:
+                self.take_change(version, change, text, put)  # typed meanwhile: again
+            elif result is None:
+                self._messages.warning(
+                    f"Your unsaved text changes these lines too, so the change from v{version} "
+                    "was not taken. Save or discard your edits first, or copy it by hand."
+                )
+            else:
+                put(result)
+                self._messages.info(f"Took a change from v{version} into the editor (unsaved).")
+
+        self._runner.submit(
+            lambda: take_change(old, live, chunk, before),
+            on_done=taken,
+            on_error=self._compare_failed,
         )
 
     def _compare_failed(self, exc: BaseException) -> None:

@@ -48,6 +48,7 @@ class VersionsPanel(QWidget):
 
     restore_requested = Signal(int)
     compare_requested = Signal(int, str, str)
+    take_change_requested = Signal(int, int)  # (version, change number): restore by change
 
     def __init__(self, parent: QWidget | None = None, *, clock: Clock | None = None) -> None:
         super().__init__(parent)
@@ -83,6 +84,7 @@ class VersionsPanel(QWidget):
         self.text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.diff_view = DiffView()
         self.diff_view.setAccessibleName("Compare with live")
+        self.diff_view.take_requested.connect(self._on_take_requested)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.text_view)
         self.stack.addWidget(self.diff_view)
@@ -164,6 +166,7 @@ class VersionsPanel(QWidget):
         self.diff_view.set_model(
             model, selected.content, live.content, f"v{version}", f"v{live.version} (live)"
         )
+        self.diff_view.offer_take(f"Take this change from v{version}")
 
     # ------------------------------------------------------------------ slots
 
@@ -171,6 +174,11 @@ class VersionsPanel(QWidget):
         selected = self.selected()
         if selected is not None and not selected.live:
             self.restore_requested.emit(selected.version)
+
+    def _on_take_requested(self, change: int) -> None:
+        selected = self.selected()
+        if selected is not None and not selected.live:
+            self.take_change_requested.emit(selected.version, change)
 
     def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         self._show_selected()
@@ -196,6 +204,7 @@ class VersionsPanel(QWidget):
             self.diff_view.set_texts(
                 selected.content, live.content, f"v{selected.version}", f"v{live.version} (live)"
             )
+            self.diff_view.offer_take(f"Take this change from v{selected.version}")
 
     def _update_controls(self, selected: RevisionRow | None) -> None:
         earlier = selected is not None and not selected.live
