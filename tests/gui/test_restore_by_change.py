@@ -1,10 +1,11 @@
-"""Restore by change, end to end: one change of an earlier version back into the editor."""
+"""Versions end to end: restore by change, two versions compared, a version and my text."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
@@ -69,3 +70,42 @@ def test_unsaved_edits_of_the_same_lines_keep_it_out(qtbot, window: MainWindow, 
         timeout=TIMEOUT,
     )
     assert editor.text() == mine
+
+
+def _click_row(qtbot, window: MainWindow, row: int, ctrl: bool = False) -> None:
+    view = window.task_tab.versions.list_view
+    rect = view.visualRect(view.model().index(row, 0))
+    modifier = Qt.KeyboardModifier.ControlModifier if ctrl else Qt.KeyboardModifier.NoModifier
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+
+
+def test_two_versions_picked_together_are_compared(qtbot, window: MainWindow, bob) -> None:
+    old_version = _compare_old(qtbot, window, bob)
+    panel = window.task_tab.versions
+    live_row = panel.model.row_of_version(old_version + 1)
+    old_row = panel.model.row_of_version(old_version)
+    assert live_row is not None and old_row is not None
+    before_row = old_row + 1  # the version before OLD: the agent's seeded Task
+    _click_row(qtbot, window, old_row)
+    _click_row(qtbot, window, before_row, ctrl=True)
+    view = panel.diff_view
+    before = bob.get_task(AGENT).revisions[before_row - 1]  # row 0 is the live version
+    qtbot.waitUntil(lambda: view.new_text == OLD, timeout=TIMEOUT)
+    assert view.old_text == before.content  # the older of the two on the left
+    assert view.old_title.text() == f"v{old_version - 1}"
+    assert view.new_title.text() == f"v{old_version}"
+    assert not view.take_button.isVisible()  # taking is for Compare with live
+    assert not panel.restore_button.isEnabled()  # restore is of one version
+
+
+def test_a_version_compared_with_my_unsaved_text(qtbot, window: MainWindow, bob) -> None:
+    _compare_old(qtbot, window, bob)
+    editor = window.task_tab.editor
+    editor.setPlainText(NEW + "My new rule.\n")
+    panel = window.task_tab.versions
+    panel.mine_button.click()
+    view = panel.diff_view
+    qtbot.waitUntil(lambda: view.new_text == NEW + "My new rule.\n", timeout=TIMEOUT)
+    assert view.old_text == OLD
+    assert view.new_title.text() == "My text (unsaved)"
+    qtbot.waitUntil(lambda: view.model.change_count == 2, timeout=TIMEOUT)

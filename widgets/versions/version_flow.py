@@ -32,12 +32,23 @@ class VersionFlow(QObject):
         self._versions = versions
         self._owner = owner  # the dialogs' parent
         self.restore_dialog: ConfirmRestoreDialog | None = None
+        versions.pair_requested.connect(self.compare_pair)
 
     def compare(self, version: int, old: str, live: str) -> None:
         """Show ``old`` (version ``version``) beside the live text in the versions panel."""
         self._runner.submit(
             lambda: build_diff(old, live),
             on_done=lambda model: self._versions.show_compare_model(version, model),
+            on_error=self._compare_failed,
+        )
+
+    def compare_pair(self, old: str, new: str, old_title: str, new_title: str) -> None:
+        """Any two texts in the versions panel (two versions, a version and my text)."""
+        self._runner.submit(
+            lambda: build_diff(old, new),
+            on_done=lambda model: self._versions.show_pair_model(
+                model, old, new, old_title, new_title
+            ),
             on_error=self._compare_failed,
         )
 
