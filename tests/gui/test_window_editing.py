@@ -111,6 +111,9 @@ def test_restore_a_version_after_seeing_the_change(qtbot, window: MainWindow, bo
     )
     dialog = window.task_tab.version_flow.restore_dialog
     assert "removed" in dialog.summary_label.text() or "added" in dialog.summary_label.text()
+    # The one compare view: the live text beside what Restore brings back.
+    assert (dialog.diff_view.old_text, dialog.diff_view.new_text) == (live.content, older.content)
+    assert dialog.diff_view.model.change_count >= 1
     dialog.restore_button.click()
     qtbot.waitUntil(lambda: bob.get_task("a_scout").version == live.version + 1, timeout=TIMEOUT)
     assert bob.get_task("a_scout").content == older.content

@@ -12,7 +12,8 @@ from app.core.models import TaskDoc
 from app.core.take_change import take_change
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
-from widgets.dialogs.confirm import ConfirmRestoreDialog, diff_summary
+from widgets.dialogs.confirm import diff_summary
+from widgets.versions.restore_dialog import RestoreCompareDialog
 from widgets.versions.versions_panel import VersionsPanel
 from widgets.window.messages import Messages
 
@@ -31,7 +32,7 @@ class VersionFlow(QObject):
         self._messages = messages
         self._versions = versions
         self._owner = owner  # the dialogs' parent
-        self.restore_dialog: ConfirmRestoreDialog | None = None
+        self.restore_dialog: RestoreCompareDialog | None = None
         versions.pair_requested.connect(self.compare_pair)
 
     def compare(self, version: int, old: str, live: str) -> None:
@@ -62,17 +63,19 @@ class VersionFlow(QObject):
         old = revision.content
 
         def ask(diff: SideBySide) -> None:
-            # The diff runs from the old version to the live text; restoring goes back, so
-            # the live text's changed lines are what it removes.
-            summary = diff_summary(diff.added_lines, diff.removed_lines)
-            dialog = ConfirmRestoreDialog(version, live.version, summary, self._owner)
+            # The diff runs from the live text to the old version, as restoring goes: the
+            # lines it removes are the live text's, the lines it adds the old version's.
+            summary = diff_summary(diff.removed_lines, diff.added_lines)
+            dialog = RestoreCompareDialog(
+                version, live.version, summary, (diff, live.content, old), self._owner
+            )
             self.restore_dialog = dialog
             dialog.accepted.connect(lambda: restore(version))
             dialog.finished.connect(lambda _: setattr(self, "restore_dialog", None))
             dialog.open()
 
         self._runner.submit(
-            lambda: build_diff(old, live.content), on_done=ask, on_error=self._compare_failed
+            lambda: build_diff(live.content, old), on_done=ask, on_error=self._compare_failed
         )
 
     def take_change(
