@@ -123,7 +123,7 @@ class ConflictFlow(QObject):
                 with_theirs,
                 mine,
                 dropped_text(count, theirs.version, who),
-                f"v{theirs.version} by {who or 'someone'}",
+                f"With the changes of v{theirs.version} by {who or 'someone'}",
                 self._owner,
             )
             self.keep_mine_dialog = dialog
