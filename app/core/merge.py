@@ -213,8 +213,8 @@ def merge_texts(base: str, theirs: str, mine: str, *, cancel: CancelToken = NEVE
         elif count % 256 == 255:
             cancel.check()
         pieces.append(piece)
-    regions = _placed(_conflicts_joined(_coalesced(pieces)))
-    return MergeResult(regions, newline=_newline_of(mine or theirs or base))
+    placed = _placed(_conflicts_joined(_coalesced(pieces)))
+    return MergeResult(placed, newline=_newline_of(mine or theirs or base))
 
 
 def _coalesced(pieces: Iterable[Piece]) -> list[Piece]:
