@@ -102,7 +102,8 @@ def main() -> int:
     if panel.model.rowCount() > 1:
         panel.select_row(1)
         panel.compare_button.click()
-        wait_until("the diff", lambda: panel.diff_view.model is not None)
+        wait_until("the diff", lambda: panel.diff_view.model.change_count > 0)
+        panel.diff_view.go_to_change(0)  # chosen: "Take this change from vN" is offered
     save(window, "screenshot-versions.png")
     window.actions_.versions.trigger()
 
