@@ -242,3 +242,15 @@ def test_keep_mine_that_throws_nothing_away_asks_nothing(
     qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
     assert window.task_tab.conflict_flow.keep_mine_dialog is None
     assert bob.get_task(AGENT).content == mine
+
+
+def test_merge_pressed_twice_merges_once(qtbot, window: MainWindow, bob: TaskdeskClient) -> None:
+    theirs = BASE.replace("# Writer", "# Writer (house style)")
+    _collide(qtbot, window, bob, theirs, ("No jargon.", "No jargon, no emoji."))
+    tab = window.task_tab
+    tab.conflict_banner.merge_button.click()
+    tab.conflict_flow.merge_requested.emit()  # a second request: the newer one wins
+    qtbot.waitUntil(lambda: tab.merge_flow.active, timeout=TIMEOUT)
+    qtbot.waitUntil(window.runner.is_idle, timeout=TIMEOUT)
+    assert tab.editor.text() == theirs.replace("No jargon.", "No jargon, no emoji.")
+    assert len(tab.editor.extraSelections()) == 2
