@@ -26,6 +26,7 @@ from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
+from widgets.task.merge_flow import MergeFlow
 from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
 from widgets.task.work_area import TaskWorkArea
@@ -119,6 +120,9 @@ class TaskTab(QWidget):
         )
         self.links = PreviewLinks(runner, self, self._broken_paths)
         self.conflict_flow = ConflictFlow(runner, messages, self)
+        self.merge_flow = MergeFlow(
+            runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
+        )
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
@@ -148,11 +152,18 @@ class TaskTab(QWidget):
         a.versions.toggled.connect(self.work_area.show_versions)
         self.versions.compare_requested.connect(self.version_flow.compare)
         self.versions.restore_requested.connect(self.on_restore_requested)
+        self.versions.take_change_requested.connect(
+            lambda v, n: self.version_flow.take_change(
+                v, n, self.editor.text, self.on_text_restored
+            )
+        )
+        self.conflict_banner.merge_button.clicked.connect(self.merge_flow.merge)
         self.conflict_banner.compare_button.clicked.connect(self.on_compare_conflict)
         self.conflict_banner.keep_mine_button.clicked.connect(self.on_keep_mine)
         self.conflict_banner.use_theirs_button.clicked.connect(self.on_use_theirs)
         self.conflict_flow.keep_mine_requested.connect(self.on_keep_mine)
         self.conflict_flow.use_theirs_requested.connect(self.on_use_theirs)
+        self.conflict_flow.merge_requested.connect(self.merge_flow.merge)
         self.editor.textChanged.connect(self.on_text_changed)
         self.editor.find_requested.connect(self.work_area.show_find)
         self.editor.replace_requested.connect(self.work_area.find_bar.show_replace)
@@ -281,6 +292,7 @@ class TaskTab(QWidget):
 
     def on_state(self, state: SessionState) -> None:
         before, self.state = self.state, state
+        self.merge_flow.on_state(state)
         live = state.live
         if live is not None and live is not before.live:
             self.versions.set_task(live)
@@ -312,7 +324,9 @@ class TaskTab(QWidget):
         self.work_area.set_mode_edit(edit)
 
     def save(self) -> None:
-        if self.session is not None:
+        if self.session is not None and not self.merge_flow.may_save():
+            self._after_save = []  # nothing is saved: what waited for the save must not run
+        elif self.session is not None:
             self.session.save()
 
     def save_then(self, proceed: Callable[[], None]) -> None:
@@ -358,9 +372,8 @@ class TaskTab(QWidget):
             self.conflict_flow.compare(self.state.conflict, self.editor.text())
 
     def on_keep_mine(self) -> None:
-        self.conflict_flow.close_compare()
         if self.session is not None:
-            self.session.keep_mine()
+            self.conflict_flow.keep_mine(self.state, self.editor.text(), self.session.keep_mine)
 
     def on_use_theirs(self) -> None:
         conflict = self.state.conflict

@@ -46,6 +46,7 @@ class TaskWorkArea(QSplitter):
         self.setChildrenCollapsible(False)
         self.addWidget(self.modes)
         self.versions = VersionsPanel()
+        self.versions.mine_text = self.editor.text  # "Compare with my text"
         self.versions.hide()
         self.addWidget(self.versions)
         self.setStretchFactor(0, 1)

@@ -147,6 +147,9 @@ class ConflictBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("conflict", "warning", parent)
+        # Merge first and default: it keeps both people's work; the others pick a side.
+        self.merge_button = self._add_button("Mer&ge")
+        self.merge_button.setDefault(True)
         self.compare_button = self._add_button("C&ompare")
         self.keep_mine_button = self._add_button("&Keep mine")
         self.use_theirs_button = self._add_button("&Use theirs")
