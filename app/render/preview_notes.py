@@ -132,6 +132,18 @@ class PreviewNotes:
             self._known.clear()
             self._supported = None
 
+    def file(self, path: str) -> OrgFile | None:
+        """What is known of one display path, asking the server once when nothing is: the
+        lookup References use after a preview, so they explain what the preview showed."""
+        with self._lock:
+            if self._unsupported_now():
+                return None
+            known = self._known.get(path) or self._from_store(path)
+            if known is None:
+                self._fetch([path])
+                known = self._known.get(path)
+            return known.file if known is not None else None
+
     # ------------------------------------------------------------------ expansion
 
     def expand_for_preview(
