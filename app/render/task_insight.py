@@ -112,13 +112,22 @@ def source_json(source: TaskSource) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class ComparedTasks:
+    """Two expanded Tasks, as the compare view shows them, and where each change is from."""
+
+    changes: ExpansionChanges
+    old_text: str
+    new_text: str
+
+
 def changes_since_run(
     notes: PreviewNotes,
     run: RunInfo,
     task_text: str,
     task_version: int,
     context: TaskContext,
-) -> ExpansionChanges:
+) -> ComparedTasks:
     """The run's Task as it got it beside what a run of the saved Task would get now.
 
     Notes are read again from the server first: an edit made a moment ago must show.
@@ -133,12 +142,11 @@ def changes_since_run(
     )
     old = side_from_run(run.task_text, source_json(run.task_source))
     new = side_from_expansion(expansion, task_version=task_version, task_text=task_text)
-    return compare_expansions(old, new)
+    return ComparedTasks(compare_expansions(old, new), old.text, new.text)
 
 
-def changes_between_runs(old: RunInfo, new: RunInfo) -> ExpansionChanges:
+def changes_between_runs(old: RunInfo, new: RunInfo) -> ComparedTasks:
     """Two runs' Tasks, each as the run got it."""
-    return compare_expansions(
-        side_from_run(old.task_text, source_json(old.task_source)),
-        side_from_run(new.task_text, source_json(new.task_source)),
-    )
+    before = side_from_run(old.task_text, source_json(old.task_source))
+    after = side_from_run(new.task_text, source_json(new.task_source))
+    return ComparedTasks(compare_expansions(before, after), before.text, after.text)

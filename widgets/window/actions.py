@@ -111,6 +111,7 @@ class WindowActions(QObject):
         view_menu.addAction(self.versions)
         menu_bar.addMenu("&Help").addAction(self.about)
         self.insert_menu = insert_menu
+        self.view_menu = view_menu
 
     def build_toolbar(self, toolbar: QToolBar) -> None:
         toolbar.setAccessibleName("Task tools")

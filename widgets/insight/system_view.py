@@ -1,0 +1,77 @@
+"""A run's System view: the Task exactly as the run got it, embeds inlined, and its source."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.client.runs import RunInfo
+
+
+def source_headline(run: RunInfo) -> str:
+    source = run.task_source
+    notes = len(source.notes)
+    return (
+        f"Run {run.id}: Task v{source.version} ({source.display_path}), "
+        f"{notes} note{'s' * (notes != 1)} inlined, {len(source.collections)} collections. "
+        "The text below is the <task> section of the run's system prompt, as stored."
+    )
+
+
+class SystemViewDialog(QDialog):
+    """``text`` shows the run's ``<task>`` section byte for byte (read from the run, never
+    recomputed); ``source`` lists its ``task_source``: the Task's version and hash, each
+    inlined note with its version and hash, and the collections."""
+
+    def __init__(self, run: RunInfo, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"System view — {run.id}")
+        self.setObjectName("SystemViewDialog")
+        self.resize(900, 640)
+        self.run = run
+        self.headline = QLabel(source_headline(run))
+        self.headline.setTextFormat(Qt.TextFormat.PlainText)
+        self.headline.setWordWrap(True)
+        self.source = QTreeWidget()
+        self.source.setAccessibleName("Task source")
+        self.source.setHeaderLabels(["What", "Version", "sha256"])
+        self.source.setRootIsDecorated(False)
+        task = run.task_source
+        rows = [("Task " + task.display_path, f"v{task.version}", task.hash)]
+        rows += [(n.display_path, f"v{n.version}", n.content_hash) for n in task.notes]
+        rows += [(c + " (collection)", "", "") for c in task.collections]
+        for what, version, digest in rows:
+            self.source.addTopLevelItem(QTreeWidgetItem([what, version, digest[:16]]))
+        self.source.resizeColumnToContents(0)
+        self.text = QPlainTextEdit()
+        self.text.setAccessibleName("The Task as the run got it")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.text.setFont(font)
+        self.text.setPlainText(run.task_text)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.source)
+        splitter.addWidget(self.text)
+        splitter.setSizes([150, 470])
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.headline)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.buttons)
+
+    def shown_text(self) -> str:
+        return self.text.toPlainText()
