@@ -28,7 +28,21 @@ LOOPBACK = "127.0.0.1"
 
 
 class EmbeddedError(RuntimeError):
-    """The local workspace could not be prepared or served; the message says what to do."""
+    """The local workspace could not be prepared or served; the message says what to do.
+
+    ``damaged``: its workspace file or database can't be read, so starting from a fresh
+    local workspace (the damaged files kept aside, ``set_aside_local_workspace``) helps.
+    """
+
+    def __init__(self, message: str, *, damaged: bool = False) -> None:
+        super().__init__(message)
+        self.damaged = damaged
+
+
+FRESH_HINT = (
+    "Start from a fresh local workspace (the damaged files are kept aside), or use "
+    "File › Connect to server… to work with another server."
+)
 
 
 class _Stoppable(Protocol):
@@ -147,15 +161,16 @@ def local_operator(workspace_path: Path) -> tuple[str, str]:
     except WorkspaceError as exc:
         detail = str(exc)
         raise EmbeddedError(
-            f"The local workspace {workspace_path} cannot be read ({detail}). "
-            "Move it aside and start Taskdesk again to get a fresh one."
+            f"The local workspace {workspace_path} cannot be read ({detail}). {FRESH_HINT}",
+            damaged=True,
         ) from None
     for person in workspace.people:
         if person.type == "operator":
             return person.token, person.name
     raise EmbeddedError(
         f"The local workspace {workspace_path} has no operator, so nobody could edit a Task. "
-        "Add an operator to its people, or move it aside to get a fresh one."
+        f"Add an operator to its people in that file. {FRESH_HINT}",
+        damaged=True,
     )
 
 
@@ -185,6 +200,13 @@ def start_embedded(data_dir: Path, *, starter: ServerStarter | None = None) -> E
     except EmbeddedError:
         raise
     except Exception as exc:  # the server's own errors vary; the operator needs one message
+        from app.core.workspace import WorkspaceError
+        from app.server.database import DatabaseError
+
+        if isinstance(exc, DatabaseError | WorkspaceError):
+            raise EmbeddedError(
+                f"The local workspace could not be opened: {exc}. {FRESH_HINT}", damaged=True
+            ) from exc
         raise EmbeddedError(
             f"The local workspace could not be started: {exc}. "
             "Use File › Connect to server… to work with another server."
@@ -252,10 +274,10 @@ class EmbeddedLaunch:
             sys.platform.startswith("linux")
             and threading.current_thread() is threading.main_thread()
         )
+        self.log_path = data_dir / SERVER_LOG_FILE
         try:
-            log_fd = os.open(
-                data_dir / SERVER_LOG_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
-            )
+            log_fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._log_start = os.lseek(log_fd, 0, os.SEEK_END)  # this start's lines follow
             self._log = os.fdopen(log_fd, "ab")  # lives with the process
             self.process = subprocess.Popen(
                 _serve_command(self.workspace_path, self.db_path),
@@ -288,11 +310,7 @@ class EmbeddedLaunch:
             line = ""
         if not line.startswith(SERVING_PREFIX):
             self.cancel()
-            raise EmbeddedError(
-                "The local workspace server did not start"
-                f"{'' if not line else f' ({line})'}; its log is {self._log.name}. "
-                "Use File › Connect to server… to work with another server."
-            )
+            raise self._start_failure()
         url = line[len(SERVING_PREFIX) :]
         if urlsplit(url).hostname != LOOPBACK:
             self.cancel()
@@ -315,6 +333,56 @@ class EmbeddedLaunch:
 
     def cancel(self) -> None:
         ServerProcess(self.process, "", self._log).stop()
+
+    def _start_failure(self) -> EmbeddedError:
+        """Why the server didn't start, in its own words (its one line in the log), and
+        whether a fresh local workspace would help."""
+        reason = server_refusal(self.log_path, self._log_start)
+        if reason is None:
+            return EmbeddedError(
+                f"The local workspace server did not start; its log is {self.log_path}. "
+                "Use File › Connect to server… to work with another server."
+            )
+        return EmbeddedError(
+            f"The local workspace could not be opened: {reason}. {FRESH_HINT}", damaged=True
+        )
+
+
+def server_refusal(log_path: Path, start: int) -> str | None:
+    """The line `taskdesk serve` wrote when it refused to start (after ``start`` in its
+    log): the workspace file or database it could not read. None for any other failure."""
+    try:
+        with log_path.open("rb") as log:
+            log.seek(start)
+            lines = log.read(64 * 1024).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        if line.startswith("taskdesk: ") and ("database" in line or "workspace" in line):
+            return line.removeprefix("taskdesk: ").rstrip(".")
+    return None
+
+
+def set_aside_local_workspace(data_dir: Path) -> Path:
+    """Move the local workspace's files into a dated folder beside them, so the next start
+    seeds a fresh one and nothing of the old is lost. Returns that folder. Blocking (disk)."""
+    from datetime import datetime
+
+    workspace_path, db_path = local_workspace_paths(data_dir)
+    stamp = datetime.now().strftime("%Y-%m-%d_%H%M%S")
+    aside = data_dir / f"set-aside-{stamp}"
+    try:
+        private_folder(aside)
+        for path in (workspace_path, *_database_files(db_path)):
+            if path.exists():
+                path.rename(aside / path.name)
+    except OSError as exc:
+        raise EmbeddedError(
+            f"The damaged local workspace could not be moved aside to {aside}: "
+            f"{exc.strerror or exc}. Move {workspace_path.name} and {db_path.name} out of "
+            f"{data_dir} yourself, then start Taskdesk again."
+        ) from None
+    return aside
 
 
 def launch_embedded(data_dir: Path) -> EmbeddedLaunch:
