@@ -12,7 +12,7 @@ from widgets.preview.size_meters import format_kb
 
 ROW_HEIGHT = 24
 LABEL_SHARE = 0.45  # of the width, for the labels; the bars take the rest
-FIGURES_WIDTH = 150
+FIGURES_WIDTH = 190
 
 
 @dataclass(frozen=True, slots=True)

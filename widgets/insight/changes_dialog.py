@@ -94,6 +94,7 @@ class ChangesDialog(QDialog):
         self.blocks = QListWidget()
         self.blocks.setAccessibleName("Changes and where they come from")
         self.blocks.setWordWrap(True)
+        self.blocks.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for index, block in enumerate(changes.blocks):
             item = QListWidgetItem(block_text(block, changes.task.changed))
             item.setData(Qt.ItemDataRole.UserRole, index)

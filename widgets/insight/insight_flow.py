@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
 
-from app.client.errors import BudgetExceeded, NotFound
+from app.client import TaskdeskClient
+from app.client.errors import BudgetExceeded, NotFound, TaskdeskError
 from app.client.runs import RunInfo, RunSummary
 from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile
@@ -49,6 +50,16 @@ PANEL_WIDTH = 480
 NO_RUNS_LIST = (
     "This server doesn't list runs: only the runs started here since Taskdesk opened show."
 )
+
+
+def earlier_runs(client: TaskdeskClient | None, agent_id: str) -> tuple[EarlierFile, ...]:
+    """What the agent's runs inlined, from the runs list; nothing where there is none."""
+    if client is None:
+        return ()
+    try:
+        return history_of_runs(client.runs(agent_id))
+    except TaskdeskError:  # no runs list here, or it failed: References say "missing"
+        return ()
 
 
 class InsightFlow(QObject):
@@ -156,15 +167,25 @@ class InsightFlow(QObject):
         self._explaining = True
         agent_id = context.reader.agent_id
         text = self._tab.editor.text()
-        history = self._history.get(agent_id, ())
+        known = self._history.get(agent_id)
+        client = self._tab.connection.client if self._tab.connection is not None else None
+
+        def work() -> tuple[TaskInsight, tuple[EarlierFile, ...]]:
+            # Earlier runs tell a deleted note from one that never was: read them once.
+            history = known if known is not None else earlier_runs(client, agent_id)
+            return explain_task(notes, text, context, history), history
+
         self._runner.submit(
-            lambda: explain_task(notes, text, context, history),
-            on_done=lambda insight: self._on_explained(agent_id, insight),
+            work,
+            on_done=lambda found: self._on_explained(agent_id, *found),
             on_error=self._on_explain_failed,
         )
 
-    def _on_explained(self, agent_id: str, insight: TaskInsight) -> None:
+    def _on_explained(
+        self, agent_id: str, insight: TaskInsight, history: tuple[EarlierFile, ...]
+    ) -> None:
         self._explaining = False
+        self._history.setdefault(agent_id, history)
         if self._still(agent_id):
             self.insight = insight
             self.panel.references.set_references(insight.references, self._reader_notice())

@@ -11,7 +11,8 @@ from app.core.task_shape import PARTS, WORD_TARGET, ShapeCheck
 def shape_headline(check: ShapeCheck) -> str:
     parts = [p.name for p in check.parts if p.line is not None]
     have = ", ".join(parts) if parts else "none of the parts"
-    words = f"{check.words} words (about {WORD_TARGET} is the shape: {check.word_verdict})"
+    verdict = {"under": "under", "about": "about", "over": "over"}[check.word_verdict]
+    words = f"{check.words} words, {verdict} the shape's {WORD_TARGET}"
     if check.in_shape:
         return f"In shape: an opening line, then {', '.join(PARTS)}; {words}."
     return f"Has {have}; {words}."
@@ -30,6 +31,8 @@ class ShapeView(QWidget):
         self.advice = QListWidget()
         self.advice.setAccessibleName("Shape advice")
         self.advice.setWordWrap(True)
+        self.advice.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.advice.setResizeMode(QListWidget.ResizeMode.Adjust)
         hint = QLabel("Advice only: saving is never held back by it.")
         hint.setObjectName("hint")
         layout = QVBoxLayout(self)
