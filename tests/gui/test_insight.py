@@ -211,6 +211,7 @@ def test_a_runs_system_view_is_its_task_section_byte_for_byte(
     insight.panel.runs.select_rows(0)
     insight.panel.runs.open_button.click()
     dialog: SystemViewDialog = _dialog(qtbot, window, SystemViewDialog)
+    qtbot.waitUntil(lambda: dialog.is_filled, timeout=TIMEOUT)
     stored = requests.get(
         f"{live_server.url}/api/runs/{run_id}", headers=live_server.auth("ann"), timeout=10
     ).json()
@@ -287,3 +288,19 @@ def test_a_server_without_runs_says_so_and_leaves_the_editor_alone(
         assert window.task_tab.editor.text() == text
     finally:
         handle.stop()
+
+
+def test_a_long_task_fills_the_system_view_in_slices_byte_for_byte(qtbot) -> None:
+    """256 KB is put in slices between events; the text shown is exactly the run's."""
+    from app.client.runs import RunInfo, TaskSource
+
+    lines = [f"Line {n}: é — 漢字 {'word ' * (n % 17)}" for n in range(9_000)]
+    text = "\n".join(lines) + '\n\n<unreachable path="org/o_acme/x.md" message="m" />'
+    source = TaskSource(1, "0" * 64, f"{ORG}/agents/a_scout/task.md", False, (), (), ())
+    dialog = SystemViewDialog(RunInfo("run_long", f"<task>\n{text}\n</task>", source))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.is_filled  # the rest comes between events
+    with qtbot.waitSignal(dialog.filled, timeout=TIMEOUT):
+        pass
+    assert dialog.shown_text() == text

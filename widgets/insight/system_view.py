@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,10 +29,21 @@ def source_headline(run: RunInfo) -> str:
     )
 
 
+FIRST_SLICE = 4_096  # characters shown at once: the top of the text, with the dialog
+SLICE_MS = 2  # then the rest in slices of about this long, between events
+
+
 class SystemViewDialog(QDialog):
     """``text`` shows the run's ``<task>`` section byte for byte (read from the run, never
     recomputed); ``source`` lists its ``task_source``: the Task's version and hash, each
-    inlined note with its version and hash, and the collections."""
+    inlined note with its version and hash, and the collections.
+
+    A 256 KB text laid out at once would hold the GUI thread for tens of milliseconds, so
+    it is put in slices of a few milliseconds between events; ``filled`` fires after the
+    last one.
+    """
+
+    filled = Signal()
 
     def __init__(self, run: RunInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,7 +72,15 @@ class SystemViewDialog(QDialog):
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.text.setFont(font)
-        self.text.setPlainText(run.task_text)
+        self.text.document().setUndoRedoEnabled(False)
+        self._rest = run.task_text
+        self._at = 0
+        self._feeder = QTimer(self)
+        self._feeder.setInterval(0)
+        self._feeder.timeout.connect(self._feed)
+        self._put(FIRST_SLICE)
+        if self._at < len(self._rest):
+            self._feeder.start()
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.source)
         splitter.addWidget(self.text)
@@ -72,6 +91,32 @@ class SystemViewDialog(QDialog):
         layout.addWidget(self.headline)
         layout.addWidget(splitter, 1)
         layout.addWidget(self.buttons)
+
+    @property
+    def is_filled(self) -> bool:
+        return self._at >= len(self._rest)
+
+    def _put(self, size: int) -> None:
+        """Append the next ``size`` characters or so, ending after a line break."""
+        text, at = self._rest, self._at
+        end = min(len(text), at + size)
+        if end < len(text):
+            cut = text.rfind("\n", at, end)
+            end = cut + 1 if cut > at else end
+        cursor = QTextCursor(self.text.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text[at:end])
+        self._at = end
+
+    def _feed(self) -> None:
+        clock = QElapsedTimer()
+        clock.start()
+        size = 1_024
+        while not self.is_filled and clock.elapsed() < SLICE_MS:
+            self._put(size)
+        if self.is_filled:
+            self._feeder.stop()
+            self.filled.emit()
 
     def shown_text(self) -> str:
         return self.text.toPlainText()
