@@ -304,3 +304,20 @@ def test_a_long_task_fills_the_system_view_in_slices_byte_for_byte(qtbot) -> Non
     with qtbot.waitSignal(dialog.filled, timeout=TIMEOUT):
         pass
     assert dialog.shown_text() == text
+
+
+def test_a_member_is_told_that_files_they_cannot_read_show_as_missing(
+    qtbot, make_window: WindowFactory, live_server: LiveServer
+) -> None:
+    window = make_window()
+    sign_in(qtbot, window, live_server.url, live_server.token("mia"))
+    open_agent(qtbot, window, "a_writer")
+    insight = _insight(window)
+    insight.commands.references.setChecked(True)
+    view = insight.panel.references
+    qtbot.waitUntil(lambda: view.references is not None, timeout=TIMEOUT)
+    assert view.notice_label.isVisible()
+    assert "files you may not read show as missing" in view.notice_label.text()
+    assert view.references is not None
+    style = next(r for r in view.references.walk() if r.path == STYLE_GUIDE)
+    assert (style.outcome, style.reason and style.reason.code) == ("marker", "missing")

@@ -204,6 +204,11 @@ class InsightFlow(QObject):
 
     def _reader_notice(self) -> str:
         connection = self._tab.connection
+        if connection is not None and connection.features.note_text is False:
+            return (
+                "This server doesn't share note text or access lists: every embed shows as "
+                "the marker, and its reason can't be told here."
+            )
         if connection is None or connection.me.type == "operator":
             return ""
         return (
