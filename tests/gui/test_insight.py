@@ -221,6 +221,33 @@ def test_a_runs_system_view_is_its_task_section_byte_for_byte(
     assert rows == 1 + len(stored["task_source"]["notes"]) + len(
         stored["task_source"]["collections"]
     )
+    assert dialog.gone == ()
+    dialog.close()
+    # A note the run inlined is deleted since: the System view says so, in one sentence.
+    checklist = f"{ORG}/agents/a_scout/checklist.md"
+    assert checklist in [n["display_path"] for n in stored["task_source"]["notes"]]
+    notes = window.task_tab.live_preview.notes
+    assert notes is not None
+    ann = {"Authorization": f"Bearer {live_server.token('ann')}"}
+    live = requests.get(
+        f"{live_server.url}/api/agents/a_scout/files/task.md", headers=ann, timeout=10
+    )
+    without = live.json()["content"].replace(f"![[{checklist}]]", "the checklist")
+    requests.put(
+        f"{live_server.url}/api/agents/a_scout/files/task.md",
+        json={"content": without},
+        headers=ann,
+        timeout=10,
+    ).raise_for_status()
+    assert requests.delete(f"{live_server.url}/api/notes/{checklist}", headers=ann, timeout=10).ok
+    notes.forget()
+    qtbot.waitUntil(lambda: insight.dialog is None, timeout=TIMEOUT)
+    insight.open_run(run_id)
+    again: SystemViewDialog = _dialog(qtbot, window, SystemViewDialog)
+    assert again.gone == (checklist,)
+    assert f"no longer exist or can't be read now ({checklist})" in again.headline.text()
+    qtbot.waitUntil(lambda: again.is_filled, timeout=TIMEOUT)
+    assert again.shown_text() == task_section(stored["system_prompt"])  # kept as it was
     # The list comes from the server: a run started elsewhere shows after a refresh.
     requests.post(
         f"{live_server.url}/api/agents/a_scout/runs", headers=live_server.auth("bob"), timeout=10

@@ -373,10 +373,17 @@ class InsightFlow(QObject):
         connection = self._tab.connection
         if connection is None:
             return
-        client = connection.client
+        client, notes = connection.client, self._tab.live_preview.notes
+
+        def work() -> tuple[RunInfo, tuple[str, ...]]:
+            run = client.get_run(run_id)
+            paths = [n.display_path for n in run.task_source.notes]
+            gone = tuple(p for p in paths if notes is not None and notes.file(p) is None)
+            return run, gone
+
         self._runner.submit(
-            lambda: client.get_run(run_id),
-            on_done=lambda run: self._open(SystemViewDialog(run, self._tab)),
+            work,
+            on_done=lambda found: self._open(SystemViewDialog(*found, parent=self._tab)),
             on_error=lambda exc: self._messages.error(
                 f"The run could not be opened: {failure_text(exc)}"
             ),

@@ -19,14 +19,20 @@ from PySide6.QtWidgets import (
 from app.client.runs import RunInfo
 
 
-def source_headline(run: RunInfo) -> str:
+def source_headline(run: RunInfo, gone: tuple[str, ...] = ()) -> str:
     source = run.task_source
     notes = len(source.notes)
-    return (
+    line = (
         f"Run {run.id}: Task v{source.version} ({source.display_path}), "
         f"{notes} note{'s' * (notes != 1)} inlined, {len(source.collections)} collections. "
         "The text below is the <task> section of the run's system prompt, as stored."
     )
+    if gone:
+        line += (
+            f" {len(gone)} of the notes it inlined no longer exist or can't be read now "
+            f"({', '.join(gone)}); the run keeps their text as it was."
+        )
+    return line
 
 
 FIRST_SLICE = 4_096  # characters shown at once: the top of the text, with the dialog
@@ -45,13 +51,16 @@ class SystemViewDialog(QDialog):
 
     filled = Signal()
 
-    def __init__(self, run: RunInfo, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, run: RunInfo, gone: tuple[str, ...] = (), parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"System view — {run.id}")
         self.setObjectName("SystemViewDialog")
         self.resize(900, 640)
         self.run = run
-        self.headline = QLabel(source_headline(run))
+        self.gone = gone
+        self.headline = QLabel(source_headline(run, gone))
         self.headline.setTextFormat(Qt.TextFormat.PlainText)
         self.headline.setWordWrap(True)
         self.source = QTreeWidget()
@@ -63,6 +72,8 @@ class SystemViewDialog(QDialog):
         rows += [(n.display_path, f"v{n.version}", n.content_hash) for n in task.notes]
         rows += [(c + " (collection)", "", "") for c in task.collections]
         for what, version, digest in rows:
+            if what in gone:
+                what += " (gone now)"
             self.source.addTopLevelItem(QTreeWidgetItem([what, version, digest[:16]]))
         self.source.resizeColumnToContents(0)
         self.text = QPlainTextEdit()
