@@ -278,11 +278,19 @@ def test_changed_since_the_last_run_shows_a_note_edit_with_the_task_unchanged(
         (STYLE_GUIDE, 1, 2)
     ]
     assert "the Task is unchanged" in dialog.headline.text()
-    assert dialog.block_texts() == [f"line 8: from note {STYLE_GUIDE} (v1 → v2)"]
+    first_blocks = dialog.block_texts()
+    assert first_blocks == [f"line 8: from note {STYLE_GUIDE} (v1 → v2)"]
     assert "No jargon at all." in dialog.diff.new_text
     assert "No jargon at all." not in dialog.diff.old_text
     assert run_id in dialog.diff.old_title.text()
     dialog.close()
+    qtbot.waitUntil(lambda: insight.dialog is None, timeout=TIMEOUT)
+    # The same from View › Changed since the last run, without choosing the run.
+    insight.commands.changed_since.trigger()
+    latest: ChangesDialog = _dialog(qtbot, window, ChangesDialog)
+    assert latest.block_texts() == first_blocks
+    assert run_id in latest.diff.old_title.text()
+    latest.close()
     # Two runs compared: the newer one has the edit.
     _start_run(qtbot, window)
     insight.panel.runs.select_rows(0, 1)

@@ -19,6 +19,7 @@ class InsightActions:
         self.shape = self._action(owner, "Task s&hape check", "Ctrl+Shift+K", checkable=True)
         self.budget = self._action(owner, "&Budget breakdown…", "Ctrl+Shift+B")
         self.start_run = self._action(owner, "Start a &run", "Ctrl+R")
+        self.changed_since = self._action(owner, "&Changed since the last run…", "Ctrl+Shift+L")
         self.start_run.setToolTip("Start a run of the saved Task (Ctrl+R)")
         self.group = QActionGroup(owner)
         self.group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
@@ -49,3 +50,4 @@ class InsightActions:
             view_menu.addAction(action)
         view_menu.addSeparator()
         view_menu.addAction(self.start_run)
+        view_menu.addAction(self.changed_since)

@@ -93,6 +93,7 @@ class InsightFlow(QObject):
             action.toggled.connect(lambda on, name=name: self.on_panel_toggled(name, on))
         c.budget.triggered.connect(self.open_budget)
         c.start_run.triggered.connect(self.start_run)
+        c.changed_since.triggered.connect(self.changes_since_last_run)
         tab.live_preview.shown.connect(self.on_preview)
         tab.agent_shown.connect(self.on_agent_shown)
         tab.size_meters.task_meter.clicked.connect(self.open_budget)
@@ -407,6 +408,31 @@ class InsightFlow(QObject):
                 self._show_changes(compared, titles)
 
         self._runner.submit(work, on_done=show, on_error=self._changes_failed)
+
+    def changes_since_last_run(self) -> None:
+        """The newest run of the open agent beside what a run would get now."""
+        tab = self._tab
+        if tab.agent is None or tab.connection is None:
+            return
+        client, agent_id = tab.connection.client, tab.agent.id
+        here = self._started_here.get((self._server(), agent_id), [])
+
+        def newest() -> str | None:
+            try:
+                runs = client.runs(agent_id)
+            except NotFound:  # no runs list here: the newest run started from this app
+                return here[0].id if here else None
+            return runs[0].id if runs else None
+
+        def compare(run_id: str | None) -> None:
+            if not self._still(agent_id):
+                return
+            if run_id is None:
+                self._messages.info("This agent has no runs yet: start one with Ctrl+R.")
+            else:
+                self.changes_since(run_id)
+
+        self._runner.submit(newest, on_done=compare, on_error=self._changes_failed)
 
     def compare_runs(self, old_id: str, new_id: str) -> None:
         connection = self._tab.connection
