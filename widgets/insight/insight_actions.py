@@ -17,7 +17,7 @@ class InsightActions:
         self.references = self._action(owner, "&References", "Ctrl+Shift+R", checkable=True)
         self.runs = self._action(owner, "R&uns", "Ctrl+Shift+U", checkable=True)
         self.shape = self._action(owner, "Task s&hape check", "Ctrl+Shift+K", checkable=True)
-        self.budget = self._action(owner, "&Budget breakdown…", "Ctrl+Shift+B")
+        self.budget = self._action(owner, "&Budget breakdown…", "Ctrl+Shift+G")
         self.start_run = self._action(owner, "Start a &run", "Ctrl+R")
         self.changed_since = self._action(owner, "&Changed since the last run…", "Ctrl+Shift+L")
         self.start_run.setToolTip("Start a run of the saved Task (Ctrl+R)")
