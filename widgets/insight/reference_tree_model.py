@@ -6,6 +6,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 
 from app.core.references import Reference, References
 from widgets.common.icons import icon
+from widgets.common.plain_text import inert_tooltip
 from widgets.preview.size_meters import format_kb
 
 REFERENCE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -143,7 +144,9 @@ class ReferenceTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             shown = (short_path(item.path, self._head), str(item.hop), what_the_run_does(item))
             return shown[column]
-        if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleDescriptionRole):
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return inert_tooltip(f"{item.path}\n{explanation(item)}")  # paths, titles: as written
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             return f"{item.path}\n{explanation(item)}"
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
             if item.outcome == "marker":

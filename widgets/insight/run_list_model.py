@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.client.runs import RunInfo, RunSummary, TaskSource
+from widgets.common.plain_text import inert_tooltip
 from widgets.common.provenance import exact_time, relative_time
 
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -67,7 +68,7 @@ class RunListModel(QAbstractListModel):
         if role == DETAIL_ROLE:
             return row.detail()
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{row.id}, {exact_time(row.created_at)}"
+            return inert_tooltip(f"{row.id}, {exact_time(row.created_at)}")
         if role == RUN_ID_ROLE:
             return row.id
         return None
