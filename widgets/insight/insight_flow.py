@@ -129,7 +129,8 @@ class InsightFlow(QObject):
             return
         action = self.commands.panel_actions[tab]
         if not action.isChecked():
-            action.setChecked(True)
+            action.setChecked(True)  # its toggle shows the tab and comes back here
+            return
         if tab == "runs":
             self.refresh_runs()
         else:
