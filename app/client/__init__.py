@@ -20,7 +20,7 @@ from app.client.errors import (
     Unreachable,
     VersionConflict,
 )
-from app.client.runs import RunInfo, RunNote, TaskSource
+from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
 
 __all__ = [
     "BadResponse",
@@ -34,6 +34,7 @@ __all__ = [
     "RateLimited",
     "RunInfo",
     "RunNote",
+    "RunSummary",
     "SaveUncertain",
     "ServerError",
     "TaskSource",

@@ -25,9 +25,10 @@ from app.client.parse import (
     note_from,
     parse_answer,
     run_from,
+    runs_from,
     task_from,
 )
-from app.client.runs import RunInfo
+from app.client.runs import RunInfo, RunSummary
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
@@ -213,6 +214,11 @@ class TaskdeskClient:
             "POST", f"/api/agents/{_segment(agent_id)}/runs", body=b"{}", expect=(200, 201)
         )
         return parse_answer(answer.body, "the new run", run_from, _type(answer))
+
+    def runs(self, agent_id: str) -> list[RunSummary]:
+        """The agent's runs, newest first (EXTENSION; `NotFound` where the server lacks it)."""
+        answer = self._http.request("GET", f"/api/agents/{_segment(agent_id)}/runs")
+        return parse_answer(answer.body, "the runs", runs_from, _type(answer))
 
     def get_run(self, run_id: str) -> RunInfo:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")

@@ -20,6 +20,7 @@ from app.desk.runner import Runner
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
+from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
@@ -129,6 +130,7 @@ class TaskTab(QWidget):
         )
         self.scroll_memory = PreviewScrollMemory(self.preview.pane)
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
+        self.insight = InsightFlow(runner, messages, self, getattr(actions, "view_menu", None))
         self._wire()
         self._set_enabled(False)
 

@@ -132,6 +132,7 @@ class WindowActions(QObject):
         help_menu.addAction(self.about)
         self.insert_menu = insert_menu
         self._menu_bar = menu_bar
+        self.view_menu = view_menu
 
     def open_shortcuts(self) -> None:
         """Help › Keyboard shortcuts: the table built from the actions as they are now."""
