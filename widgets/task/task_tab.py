@@ -289,7 +289,8 @@ class TaskTab(QWidget):
             and not (state.dirty or state.saving)
         )
         if saved_now and before.agent_id == state.agent_id and self.agent is not None:
-            self.task_saved.emit(self.agent)
+            if before.saving:  # not after Discard: the server's text did not change
+                self.task_saved.emit(self.agent)
             waiting, self._after_save = self._after_save, []
             for proceed in waiting:
                 proceed()
