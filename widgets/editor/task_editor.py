@@ -125,7 +125,8 @@ class TaskEditor(QPlainTextEdit):
             popup.hide()
             return
         rect = self.cursorRect()
-        rect.setWidth(max(popup.minimumWidth(), popup.sizeHintForColumn(0)))
+        # Not sizeHintForColumn: it would measure every row of a list of thousands.
+        rect.setWidth(popup.minimumWidth())
         self.completer.complete(rect)
         popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
 
