@@ -1,8 +1,8 @@
 """The notes and collections an operator can embed, as a list model and a search filter.
 
-Built for tens of thousands of notes: the search keys are lower-cased once per list, a key
-typed costs one pass over plain strings (a narrower search only looks at the rows the last
-one kept), and the views ask only for the rows they show.
+Built for tens of thousands of notes: the search keys are lower-cased once per list into a
+C++ string model, a key typed is one C++ filter pass over them (QSortFilterProxyModel with a
+regular expression), and Python is asked only for the rows a view shows.
 """
 
 from __future__ import annotations
@@ -11,10 +11,15 @@ from collections.abc import Iterable
 from typing import Literal
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractListModel,
+    QIdentityProxyModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRegularExpression,
+    QSortFilterProxyModel,
+    QStringListModel,
     Qt,
 )
 
@@ -36,15 +41,14 @@ class EmbeddableModel(QAbstractListModel):
     def __init__(self, notes: Iterable[EmbeddableNote] = (), parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._notes: list[EmbeddableNote] = list(notes)
-        self._keys: list[str] | None = None
-        self._kind_rows: dict[str, list[int]] = {}
+        self._keys: QStringListModel | None = None
 
     def set_notes(self, notes: Iterable[EmbeddableNote]) -> None:
         self.beginResetModel()
         self._notes = list(notes)
-        self._keys = None
-        self._kind_rows = {}
         self.endResetModel()
+        if self._keys is not None:
+            self._keys.setStringList(self._key_strings())
 
     def notes(self) -> list[EmbeddableNote]:
         return list(self._notes)
@@ -52,19 +56,16 @@ class EmbeddableModel(QAbstractListModel):
     def note_at(self, row: int) -> EmbeddableNote:
         return self._notes[row]
 
-    def search_keys(self) -> list[str]:
-        """Per row, its title, path and level lower-cased: what a search looks in."""
+    def search_keys(self) -> QStringListModel:
+        """Per row, ``kind<TAB>title, path and level`` lower-cased, as a C++ string model:
+        what the search filters run over without calling back into Python per row."""
         if self._keys is None:
-            self._keys = [f"{n.title}\n{n.display_path}\n{n.level}".casefold() for n in self._notes]
+            self._keys = QStringListModel(self)
+            self._keys.setStringList(self._key_strings())
         return self._keys
 
-    def rows_of_kind(self, kind: str | None) -> list[int]:
-        """The rows of notes (or collections); every row for None."""
-        if kind is None:
-            return list(range(len(self._notes)))
-        if kind not in self._kind_rows:
-            self._kind_rows[kind] = [i for i, n in enumerate(self._notes) if n.kind == kind]
-        return self._kind_rows[kind]
+    def _key_strings(self) -> list[str]:
+        return [f"{n.kind}\t{n.title}\n{n.display_path}\n{n.level}".casefold() for n in self._notes]
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._notes)
@@ -92,87 +93,61 @@ class EmbeddableModel(QAbstractListModel):
         return None
 
 
-class EmbeddableFilterProxy(QAbstractListModel):
+class EmbeddableFilterProxy(QIdentityProxyModel):
     """The rows of one kind whose title, path or level holds every search word.
 
-    A list model over the shared ``EmbeddableModel`` rather than a QSortFilterProxyModel:
-    that one would call back into Python for each of 50,000 rows on every key.
+    Filtering runs in C++ over the shared model's search keys; this proxy only maps the rows
+    a view asks for back to their notes. (A QSortFilterProxyModel over the notes themselves
+    would call Python for each of 50,000 rows on every key.)
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._source: EmbeddableModel | None = None
+        self._notes: EmbeddableModel | None = None
         self._words: tuple[str, ...] = ()
         self._kind: Literal["note", "collection"] | None = None
-        self._rows: list[int] = []
-        # The last search and what it kept: a longer search only looks among those rows.
-        self._last: tuple[tuple[str, ...], list[int]] | None = None
+        self._filter = QSortFilterProxyModel(self)
+        super().setSourceModel(self._filter)
 
-    def setSourceModel(self, model: EmbeddableModel) -> None:
-        if self._source is not None:
-            self._source.modelReset.disconnect(self._on_source_reset)
-        self._source = model
-        model.modelReset.connect(self._on_source_reset)
-        self._on_source_reset()
-
-    def sourceModel(self) -> EmbeddableModel | None:
-        return self._source
+    def setSourceModel(self, model: QAbstractItemModel) -> None:
+        assert isinstance(model, EmbeddableModel)
+        self._notes = model
+        self._filter.setSourceModel(model.search_keys())
+        self._apply()
 
     def set_search(self, text: str) -> None:
         self._words = tuple(text.casefold().split())
-        self._refilter()
+        self._apply()
 
     def set_kind(self, kind: Literal["note", "collection"] | None) -> None:
         self._kind = kind
-        self._last = None
-        self._refilter()
+        self._apply()
 
-    def mapToSource(self, index: AnyIndex) -> QModelIndex:
-        if self._source is None or not index.isValid() or index.row() >= len(self._rows):
-            return QModelIndex()
-        return self._source.index(self._rows[index.row()], 0)
-
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def note_row(self, index: AnyIndex) -> int:
+        """The row in the shared model of a row shown here; -1 for none."""
+        return self._filter.mapToSource(self.mapToSource(index)).row()
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if self._source is None or not index.isValid() or index.row() >= len(self._rows):
+        row = self.note_row(index) if index.isValid() else -1
+        if self._notes is None or row < 0:
             return None
-        return self._source.data(self._source.index(self._rows[index.row()], 0), role)
+        return self._notes.data(self._notes.index(row, 0), role)
 
-    def _on_source_reset(self) -> None:
-        self._last = None
-        self._refilter()
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
 
-    def _refilter(self) -> None:
-        self.beginResetModel()
-        self._rows = self._matching()
-        self.endResetModel()
-
-    def _matching(self) -> list[int]:
-        source = self._source
-        if source is None:
-            return []
-        words = self._words
-        last = self._last
-        if last is not None and _narrows(last[0], words):
-            candidates = last[1]
-        else:
-            candidates = source.rows_of_kind(self._kind)
-        if not words:
-            rows = list(candidates)
-        else:
-            keys = source.search_keys()
-            if len(words) == 1:
-                word = words[0]
-                rows = [i for i in candidates if word in keys[i]]
-            else:
-                rows = [i for i in candidates if all(w in keys[i] for w in words)]
-        self._last = (words, rows)
-        return rows
-
-
-def _narrows(before: tuple[str, ...], now: tuple[str, ...]) -> bool:
-    """Whether every row matching ``now`` also matched ``before`` (each earlier word lies
-    inside the word now typed in its place)."""
-    return len(now) >= len(before) and all(b in n for b, n in zip(before, now, strict=False))
+    def _apply(self) -> None:
+        # Each word a lookahead (every word, any order) after the row's kind.
+        kind = f"{self._kind}\t" if self._kind is not None else ""
+        looks = "".join(f"(?=.*?{QRegularExpression.escape(w)})" for w in self._words)
+        pattern = QRegularExpression(
+            f"^{kind}{looks}" if kind or looks else "",
+            QRegularExpression.PatternOption.DotMatchesEverythingOption,
+        )
+        self._filter.setFilterRegularExpression(pattern)
