@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QStringListModel, Qt
 
 from app.connect.server_features import OPENED_BY_ID
 from app.core.models import AgentRow, BrokenEmbed, Guild
@@ -32,11 +32,12 @@ class _Row:
     agent: AgentRow | None = None
 
 
-class AgentListModel(QAbstractListModel):
+class AgentListModel(QStringListModel):
     """A flat list of guild headings, each followed by its agents, filtered by name.
 
     Flat rather than a tree: the sidebar only ever shows one level of grouping, and a list
-    keeps keyboard navigation and filtering simple. Headings are not selectable.
+    keeps keyboard navigation and filtering simple. Headings are not selectable. A filter key
+    rebuilds the rows in one pass over names lower-cased once per agent list.
     """
 
     def __init__(self, parent: object | None = None) -> None:
@@ -49,7 +50,7 @@ class AgentListModel(QAbstractListModel):
         # Built once per agent list, so a filter key costs one pass over the names.
         self._by_id: dict[str, AgentRow] = {}
         self._guild_names: dict[str, str] = {}
-        self._groups: list[tuple[Guild, str, list[tuple[AgentRow, str]]]] = []
+        self._groups: list[tuple[_Row, str, list[tuple[_Row, str]]]] = []
         self._row_of: dict[str, int] | None = None
 
     # ------------------------------------------------------------------ feeding
@@ -106,9 +107,6 @@ class AgentListModel(QAbstractListModel):
 
     # ------------------------------------------------------------------ the model
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._rows)
-
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
@@ -160,10 +158,10 @@ class AgentListModel(QAbstractListModel):
         ]
         self._groups = [
             (
-                guild,
+                _Row(guild),
                 guild.name.casefold(),
                 [
-                    (a, a.name.casefold())
+                    (_Row(guild, a), a.name.casefold())
                     for a in sorted(members[guild.id], key=lambda a: a.name.casefold())
                 ],
             )
@@ -172,20 +170,21 @@ class AgentListModel(QAbstractListModel):
         ]
 
     def _rebuild(self) -> None:
-        self.beginResetModel()
         rows: list[_Row] = []
         wanted = self._filter
-        for guild, guild_key, agents in self._groups:
+        for heading, guild_key, agents in self._groups:
             if wanted and wanted not in guild_key:
-                shown = [_Row(guild, a) for a, key in agents if wanted in key]
+                shown = [row for row, key in agents if wanted in key]
             else:
-                shown = [_Row(guild, a) for a, _key in agents]
+                shown = [row for row, _key in agents]
             if shown:
-                rows.append(_Row(guild))
+                rows.append(heading)
                 rows.extend(shown)
         self._rows = rows
         self._row_of = None
-        self.endResetModel()
+        # A C++ string list holds the rows, so the view's count of rows (asked once per
+        # row while it lays out thousands) never calls into Python; data() is ours.
+        self.setStringList([r.agent.name if r.agent else r.guild.name for r in rows])
 
     def _row_map(self) -> dict[str, int]:
         """Each visible agent's row, built when first asked after a rebuild."""
