@@ -8,6 +8,7 @@ regular expression), and Python is asked only for the rows a view shows.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from PySide6.QtCore import (
@@ -36,6 +37,26 @@ NOTE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
+@dataclass(frozen=True, slots=True)
+class NoteList:
+    """Notes with their search keys: built by ``with_search_keys`` on a worker thread, so the
+    GUI thread doesn't lower-case 50,000 titles and paths when the list arrives."""
+
+    notes: list[EmbeddableNote]
+    keys: list[str]
+
+
+def with_search_keys(notes: Iterable[EmbeddableNote]) -> NoteList:
+    """Plain Python, no Qt: safe off the GUI thread."""
+    listed = list(notes)
+    return NoteList(listed, _key_strings(listed))
+
+
+def _key_strings(notes: list[EmbeddableNote]) -> list[str]:
+    """Per note, ``kind<TAB>title, path and level`` lower-cased: what a search looks in."""
+    return [f"{n.kind}\t{n.title}\n{n.display_path}\n{n.level}".casefold() for n in notes]
+
+
 class EmbeddableModel(QAbstractListModel):
     """One row per ``EmbeddableNote``; the title is shown, the path is in PATH_ROLE."""
 
@@ -43,13 +64,16 @@ class EmbeddableModel(QAbstractListModel):
         super().__init__(parent)
         self._notes: list[EmbeddableNote] = list(notes)
         self._keys: QStringListModel | None = None
+        self._key_list = _key_strings(self._notes)
 
-    def set_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+    def set_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
+        listed = notes if isinstance(notes, NoteList) else with_search_keys(notes)
         self.beginResetModel()
-        self._notes = list(notes)
+        self._notes = listed.notes
+        self._key_list = listed.keys
         self.endResetModel()
         if self._keys is not None:
-            self._keys.setStringList(self._key_strings())
+            self._keys.setStringList(listed.keys)
 
     def notes(self) -> list[EmbeddableNote]:
         return list(self._notes)
@@ -62,11 +86,8 @@ class EmbeddableModel(QAbstractListModel):
         what the search filters run over without calling back into Python per row."""
         if self._keys is None:
             self._keys = QStringListModel(self)
-            self._keys.setStringList(self._key_strings())
+            self._keys.setStringList(self._key_list)
         return self._keys
-
-    def _key_strings(self) -> list[str]:
-        return [f"{n.kind}\t{n.title}\n{n.display_path}\n{n.level}".casefold() for n in self._notes]
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._notes)
