@@ -439,6 +439,8 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     scales = (DEMO, BIG)
     results: dict[int, dict[str, Any]] = {}
+    if not args.skip_widgets:
+        widgets_figures(Scale.of_agents(100))  # untimed: fonts, icons and styles load once
     with tempfile.TemporaryDirectory(prefix="taskdesk-scale-") as tmp:
         for scale in scales:
             figures = {} if args.skip_widgets else widgets_figures(scale)
