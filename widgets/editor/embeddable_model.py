@@ -129,6 +129,7 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
         self._words: tuple[str, ...] = ()
         self._kind: Literal["note", "collection"] | None = None
         self._filter = QSortFilterProxyModel(self)
+        self._filter.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)  # keys are folded
         super().setSourceModel(self._filter)
 
     def setSourceModel(self, model: QAbstractItemModel) -> None:
@@ -165,6 +166,10 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
         )
 
     def _apply(self) -> None:
+        if self._kind is None and len(self._words) <= 1:
+            # The completer's usual case: one word, any kind; a plain search beats a pattern.
+            self._filter.setFilterFixedString(self._words[0] if self._words else "")
+            return
         # Each word a lookahead (every word, any order) after the row's kind.
         kind = f"{self._kind}\t" if self._kind is not None else ""
         looks = "".join(f"(?=.*?{QRegularExpression.escape(w)})" for w in self._words)
