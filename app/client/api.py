@@ -187,6 +187,11 @@ class TaskdeskClient:
         answer = self._http.request("GET", f"/api/guilds/{_segment(guild_id)}/embed-status")
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
+    def org_embed_status(self) -> list[AgentEmbedStatus]:
+        """Every agent's embed status in one answer (EXTENSION; a spec server answers 404)."""
+        answer = self._http.request("GET", "/api/org/embed-status")
+        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+
     def embeddable_notes(self) -> list[EmbeddableNote]:
         answer = self._http.request("GET", "/api/org/embeddable-notes")
         return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))

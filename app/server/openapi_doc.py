@@ -248,6 +248,10 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "401": UNAUTHORIZED,
         "404": _error("`no such guild`"),
     },
+    ("get", "/api/org/embed-status"): {
+        "200": _body("Every agent's broken embeds that the caller may see", EMBED_STATUS),
+        "401": UNAUTHORIZED,
+    },
     ("get", "/api/org/embeddable-notes"): {
         "200": _body("The notes and collections the caller can read", EMBEDDABLE_NOTES),
         "401": UNAUTHORIZED,

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 from app.core.models import EmbeddableNote
 from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
-from widgets.editor.embeddable_model import EmbeddableModel
+from widgets.editor.embeddable_model import EmbeddableModel, NoteList
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
 
 _EMBED_OPEN = "![["
@@ -65,7 +65,7 @@ class TaskEditor(QPlainTextEdit):
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""
         self.highlighter.set_verdicts(verdicts)
 
-    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
         self.embeddable_model.set_notes(notes)
 
     def insert_embed(self, display_path: str) -> None:
@@ -138,7 +138,8 @@ class TaskEditor(QPlainTextEdit):
             popup.hide()
             return
         rect = self.cursorRect()
-        rect.setWidth(max(popup.minimumWidth(), popup.sizeHintForColumn(0)))
+        # Not sizeHintForColumn: it would measure every row of a list of thousands.
+        rect.setWidth(popup.minimumWidth())
         self.completer.complete(rect)
         popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
 

@@ -20,6 +20,7 @@ from app.desk.runner import Runner
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
+from widgets.editor.embeddable_model import with_search_keys
 from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
@@ -201,8 +202,8 @@ class TaskTab(QWidget):
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
         self.session = session
-        self.runner.submit(
-            connection.client.embeddable_notes,
+        self.runner.submit(  # the search keys are built off the GUI thread too
+            lambda: with_search_keys(connection.client.embeddable_notes()),
             on_done=self.editor.set_embeddable_notes,
             on_error=lambda exc: self.messages.warning(
                 describe_failure(exc, doing="The notes to insert could not be listed").text
@@ -313,7 +314,8 @@ class TaskTab(QWidget):
             and not (state.dirty or state.saving)
         )
         if saved_now and before.agent_id == state.agent_id and self.agent is not None:
-            self.task_saved.emit(self.agent)
+            if before.saving:  # not after Discard: the server's text did not change
+                self.task_saved.emit(self.agent)
             waiting, self._after_save = self._after_save, []
             for proceed in waiting:
                 proceed()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +22,7 @@ from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice
 from widgets.dialogs.connect import ConnectDialog, ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
+from widgets.window.embed_marks import EmbedMarks
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 from widgets.window.sidebar_jump import SidebarJump
@@ -89,6 +89,9 @@ class MainWindow(QMainWindow):
 
         self.agent_model = AgentListModel()
         self.unsaved_marks = UnsavedMarks(self, self.agent_model)
+        self.embed_marks = EmbedMarks(
+            self.runner, self._on_embed_status, self._on_embed_status_failed
+        )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -218,24 +221,17 @@ class MainWindow(QMainWindow):
         )
         self.task_tab.set_connection(connection)
         self.connected.emit()
-        self.refresh_embed_status()
         first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
         if first is not None:
             self.open_agent(first)
+        self.refresh_embed_status()  # after the Task's request: it is what the operator waits for
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
 
-    def refresh_embed_status(self) -> None:
-        """Mark agents whose Task embeds files they can't reach (one request per guild)."""
-        if self.connection is None:
-            return
-        client = self.connection.client
-        for gid in self.connection.guild_ids():
-            self.runner.submit(
-                partial(client.embed_status, gid),
-                on_done=self._on_embed_status,
-                on_error=self._on_embed_status_failed,
-            )
+    def refresh_embed_status(self, guild_ids: list[str] | None = None) -> None:
+        """Mark agents whose Task embeds files they can't reach (``guild_ids``, else all)."""
+        if self.connection is not None:
+            self.embed_marks.refresh(self.connection, guild_ids)
 
     def show_server_features(self) -> None:
         """The status line naming what this server lacks (hidden when it lacks nothing)."""
@@ -316,8 +312,8 @@ class MainWindow(QMainWindow):
             )
 
     def on_task_saved(self, agent: AgentRow) -> None:
-        # A save can change which embeds reach their files: ask the server again.
-        self.refresh_embed_status()
+        # A save can change which embeds reach their files: ask again about its guild.
+        self.refresh_embed_status([agent.guild_id] if agent.guild_id else None)
 
     # ------------------------------------------------------------------ connecting
 

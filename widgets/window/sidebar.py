@@ -47,8 +47,9 @@ class _AgentDelegate(QStyledItemDelegate):
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
+        # One height for headings and agents: the view then measures one row, not thousands.
         size = super().sizeHint(option, index)
-        return QSize(size.width(), max(size.height(), 28 if index.data(IS_GUILD_ROLE) else 26))
+        return QSize(size.width(), max(size.height(), 28))
 
     def paint(
         self,
@@ -143,7 +144,7 @@ class Sidebar(QWidget):
         self.list_view.setAccessibleName("Agents")
         self.list_view.setModel(model)
         self.list_view.setItemDelegate(_AgentDelegate(self.list_view))
-        self.list_view.setUniformItemSizes(False)
+        self.list_view.setUniformItemSizes(True)
         self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list_view.clicked.connect(self._on_activated)
         self.list_view.activated.connect(self._on_activated)
