@@ -144,7 +144,7 @@ def main() -> int:
         insight.commands.runs.setChecked(True)
         wait_until("the runs", lambda: insight.panel.runs.model.rowCount() > 0)
         insight.panel.runs.select_rows(0)
-        insight.open_run(insight.panel.runs.model.rows[0].id)
+        insight.runs.open_run(insight.panel.runs.model.rows[0].id)
         wait_until("the System view", lambda: insight.dialog is not None)
         assert insight.dialog is not None
         insight.dialog.resize(880, 640)
@@ -161,7 +161,7 @@ def main() -> int:
                 OrgFile(style, "note", found.title, edited, found.version, found.access), by=ann
             )
         wait_until("the run list", lambda: insight.dialog is None)
-        insight.changes_since(insight.panel.runs.model.rows[0].id)
+        insight.runs.changes_since(insight.panel.runs.model.rows[0].id)
         wait_until("the comparison", lambda: insight.dialog is not None)
         dialog = insight.dialog
         assert dialog is not None

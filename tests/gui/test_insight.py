@@ -17,7 +17,8 @@ from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 from tests.window_steps import WindowFactory, open_agent, said, sign_in
 from widgets.insight.budget_dialog import BudgetDialog
 from widgets.insight.changes_dialog import ChangesDialog
-from widgets.insight.insight_flow import NO_RUNS_LIST, InsightFlow
+from widgets.insight.insight_flow import InsightFlow
+from widgets.insight.run_flow import NO_RUNS_LIST
 from widgets.insight.system_view import SystemViewDialog
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
@@ -242,7 +243,7 @@ def test_a_runs_system_view_is_its_task_section_byte_for_byte(
     assert requests.delete(f"{live_server.url}/api/notes/{checklist}", headers=ann, timeout=10).ok
     notes.forget()
     qtbot.waitUntil(lambda: insight.dialog is None, timeout=TIMEOUT)
-    insight.open_run(run_id)
+    insight.runs.open_run(run_id)
     again: SystemViewDialog = _dialog(qtbot, window, SystemViewDialog)
     assert again.gone == (checklist,)
     assert f"no longer exist or can't be read now ({checklist})" in again.headline.text()
@@ -252,7 +253,7 @@ def test_a_runs_system_view_is_its_task_section_byte_for_byte(
     requests.post(
         f"{live_server.url}/api/agents/a_scout/runs", headers=live_server.auth("bob"), timeout=10
     )
-    insight.refresh_runs()
+    insight.runs.refresh_runs()
     qtbot.waitUntil(lambda: len(insight.panel.runs.model.rows) == 2, timeout=TIMEOUT)
     assert insight.panel.runs.model.rows[0].created_by == "Bob"
 
