@@ -129,8 +129,13 @@ def guild(f: Fields) -> Guild:
 
 
 def revision(f: Fields) -> Revision:
+    # Who replaced a version is shown, never relied on: a deleted person or a system actor
+    # legitimately comes as null or not at all.
     return Revision(
-        f.whole("version"), f.text("content"), f.text("replaced_at"), f.text("replaced_by_name")
+        f.whole("version"),
+        f.text("content"),
+        f.text("replaced_at"),
+        f.optional_text("replaced_by_name"),
     )
 
 
