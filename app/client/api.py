@@ -66,6 +66,7 @@ class TaskdeskClient:
         )
         self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
         self._tasks_lock = threading.Lock()
+        self._skipped_logged: set[str] = set()  # odd picker items already logged
 
     @property
     def base_url(self) -> str:
@@ -187,8 +188,22 @@ class TaskdeskClient:
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
     def embeddable_notes(self) -> list[EmbeddableNote]:
+        """The Insert picker's notes and collections; items it can't use are skipped and
+        logged once per client (the list is asked again on every agent opened)."""
         answer = self._http.request("GET", "/api/org/embeddable-notes")
-        return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))
+        notes, skipped = parse_answer(
+            answer.body, "the notes to embed", embeddable_notes_from, _type(answer)
+        )
+        with self._tasks_lock:
+            new = [reason for reason in skipped if reason not in self._skipped_logged]
+            self._skipped_logged.update(new)
+        if new:
+            log.warning(
+                "the notes to embed: %d items skipped (the picker can't use them): %s",
+                len(new),
+                "; ".join(new),
+            )
+        return notes
 
     def _note_path(self, display_path: str) -> str:
         segments = display_path.split("/")
