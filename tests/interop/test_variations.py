@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -139,3 +140,15 @@ def test_a_crlf_task_reads_back_byte_for_byte(spec_server: SpecServer, ann: Task
     edited = CRLF_TASK + "Sign them.\r\n"
     assert ann.put_task("a_clerk", edited, 1).content == edited
     assert b"\\r\\n" in spec_server.seen("PUT", "/a_clerk/files/task.md")[0].body
+
+
+def test_every_request_names_taskdesk_its_version_and_platform(
+    spec_server: SpecServer, ann: TaskdeskClient
+) -> None:
+    from app import version
+
+    ann.get_task("a_scout")
+    ann.embeddable_notes()
+    agents = {r.headers["User-Agent"] for r in spec_server.requests}
+    (agent,) = agents
+    assert re.fullmatch(rf"Taskdesk/{re.escape(version())} \([^()]+\)", agent), agent
