@@ -239,6 +239,7 @@ class TaskTab(QWidget):
 
     def on_text_restored(self, text: str) -> None:
         self._set_enabled(True)
+        self.editor.keep_line_endings_of(text)
         cursor = QTextCursor(self.editor.document())
         # One edit block: Undo takes back exactly this replacement, never the typing before it.
         cursor.beginEditBlock()
