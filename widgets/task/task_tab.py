@@ -280,7 +280,7 @@ class TaskTab(QWidget):
             self.versions.set_task(live)
         if live is not None and self.agent is not None:
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
-            self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
+            self.provenance.show_task(live)
         self.banners.show_state(state, self.agent_name())
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
