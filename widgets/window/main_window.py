@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
@@ -344,6 +344,18 @@ class MainWindow(QMainWindow):
             self.close()
 
         self.ask_before_leaving("close Taskdesk", close_now)
+
+    def keep_draft(self) -> None:
+        """Write the unsaved text as a draft now (it is offered back on the next start)."""
+        if self._task_tab is not None and not self._shut_down:
+            self._task_tab.keep_draft()
+
+    def quit_keeping_draft(self) -> None:
+        """Close without asking: the session is ending and nobody is there to answer."""
+        self._closing_confirmed = True
+        for dialog in self.findChildren(QDialog):
+            dialog.reject()
+        self.close()
 
     def secrets(self) -> list[str]:
         """Tokens in use, so logs can scrub them."""
