@@ -243,14 +243,15 @@ class MainWindow(QMainWindow):
     def on_agent_chosen(self, agent_id: str) -> None:
         self.ask_before_leaving("switch to another agent", lambda: self.open_agent(agent_id))
 
-    def on_agent_id_entered(self, agent_id: str) -> None:
+    def on_agent_id_entered(self, agent_id: str, guild_id: str = "") -> None:
         """An id typed in "Open agent by id…": read its Task off the GUI thread, then open it."""
         from app.connect.connection import look_up_agent
 
         connection = self.connection
         if connection is None:
             return
-        if self.agent_model.agent(agent_id) is not None:
+        known = self.agent_model.agent(agent_id)
+        if known is not None and (not guild_id or known.guild_id == guild_id):
             self.on_agent_chosen(agent_id)
             return
 
@@ -260,11 +261,14 @@ class MainWindow(QMainWindow):
             connection.add_agent(agent)
             self.agent_model.add_agent(agent)
             self.open_agent(agent.id)
+            if agent.guild_id:
+                self.show_server_features()
+                self.refresh_embed_status()
 
         self.ask_before_leaving(
             "open another agent",
             lambda: self.runner.submit(
-                lambda: look_up_agent(connection, agent_id),
+                lambda: look_up_agent(connection, agent_id, guild_id),
                 on_done=found,
                 on_error=lambda exc: self.messages.error(failure_text(exc)),
             ),
@@ -289,8 +293,9 @@ class MainWindow(QMainWindow):
 
             key = self.connection.server_key
             by_id = not self.connection.features.agent_list
+            guild = agent.guild_id if agent is not None and by_id else ""
             self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
-                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id),
+                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id, guild_id=guild),
                 on_done=lambda _: None,
                 on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
                 lane="disk",
