@@ -335,6 +335,7 @@ def look_up_agent(connection: Connection, agent_id: str, guild_id: str = "") -> 
         raise NotFound(
             f"This server has no agent with the id “{agent_id}”. Check the id and try again."
         ) from None
+    connection.client.hand_over(doc)  # opening it next must not read it again
     return _row_by_id(agent_id, doc.version, guild_id)
 
 

@@ -113,7 +113,10 @@ class PreviewNotes:
         revalidate_after: float = REVALIDATE_AFTER_S,
         retry_unreachable_after: float = RETRY_UNREACHABLE_AFTER_S,
         clock: Callable[[], float] = time.monotonic,
+        lacks_note_text: bool = False,
     ) -> None:
+        """``lacks_note_text``: sign-in already found the server has no note endpoint, so it
+        is never asked on this connection (a reconnect finds out again)."""
         self._client = client
         self._store = store
         self._server = server_key
@@ -122,7 +125,8 @@ class PreviewNotes:
         self._clock = clock
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
-        self._supported: bool | None = None  # None: not known yet
+        self._supported: bool | None = False if lacks_note_text else None  # None: not known yet
+        self._known_lacking = lacks_note_text
         self._unsupported_checked_at = 0.0
         self._problem: str | None = None
 
@@ -130,7 +134,7 @@ class PreviewNotes:
         """Drop what is in memory (e.g. after reconnecting): the next preview asks again."""
         with self._lock:
             self._known.clear()
-            self._supported = None
+            self._supported = False if self._known_lacking else None
 
     # ------------------------------------------------------------------ expansion
 
@@ -181,6 +185,8 @@ class PreviewNotes:
     def _unsupported_now(self) -> bool:
         if self._supported is not False:
             return False
+        if self._known_lacking:
+            return True
         if self._clock() - self._unsupported_checked_at >= self._revalidate_after:
             self._supported = None  # ask again: the server may have been upgraded
             return False

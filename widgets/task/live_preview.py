@@ -78,7 +78,12 @@ class LivePreview(QObject):
             self.pipeline.set_context(None)
             self.pipeline.deleteLater()
         self._connection = connection
-        notes = PreviewNotes(connection.client, connection.store, connection.server_key)
+        notes = PreviewNotes(
+            connection.client,
+            connection.store,
+            connection.server_key,
+            lacks_note_text=connection.features.note_text is False,  # learnt at sign-in
+        )
         pipeline = PreviewPipeline(
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )

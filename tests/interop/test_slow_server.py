@@ -1,0 +1,25 @@
+"""A slow server: the operator sees progress, and no request is sent whose answer is known."""
+
+from __future__ import annotations
+
+from tests.interop.steps import connect, open_by_id
+from tests.spec_server import SpecServer
+from tests.window_steps import LOAD_TIMEOUT_MS
+from widgets.window.main_window import MainWindow
+
+
+def test_opening_a_task_reads_it_once_and_never_asks_for_notes_the_server_lacks(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    assert window.connection is not None and window.connection.features.note_text is False
+    notes_at_sign_in = [r.path for r in spec_server.requests if "/api/notes/" in r.path]
+    open_by_id(qtbot, window, "a_writer")
+    qtbot.waitUntil(lambda: window.task_tab.last_preview is not None, timeout=LOAD_TIMEOUT_MS)
+    window.runner.wait_idle()
+    reads = spec_server.seen("GET", "/a_writer/files/task.md")
+    assert len(reads) == 1, [r.path for r in spec_server.requests]
+    # Sign-in found out the server has no note endpoint: the preview never asks again.
+    notes = [r.path for r in spec_server.requests if "/api/notes/" in r.path]
+    assert notes == notes_at_sign_in
