@@ -11,6 +11,7 @@ runs (``server.variations.gzip = True``). Every request is logged in ``server.re
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 import socket
@@ -55,6 +56,7 @@ class Variations:
     delay: float = 0.0  # seconds before every answer
     author: Literal["name", "null", "absent"] = "name"  # the oldest revision's replaced_by_name
     odd_notes: bool = False  # embeddable-notes holds a record, a memory, untitled notes
+    note_text: bool = False  # also serve the EXTENSION GET /api/notes/<display_path>
 
 
 @dataclass
@@ -80,6 +82,7 @@ class Note:
     title: str
     kind: Literal["note", "collection"]
     readers: frozenset[str]  # guild ids, or "org"
+    text: str = ""
 
     @property
     def level(self) -> str:
@@ -115,10 +118,10 @@ def basic_org() -> tuple[dict[str, Agent], list[Note]]:
         "a_clerk": Agent("a_clerk", "guild_research", CRLF_TASK),
     }
     notes = [
-        Note(HANDBOOK, "Handbook", "note", frozenset({"org"})),
-        Note(STYLE_GUIDE, "Style guide", "note", frozenset({"guild_ops"})),
+        Note(HANDBOOK, "Handbook", "note", frozenset({"org"}), "Be kind.\n"),
+        Note(STYLE_GUIDE, "Style guide", "note", frozenset({"guild_ops"}), "Be brief.\n"),
         Note(CUSTOMERS, "Customers", "collection", frozenset({"guild_ops"})),
-        Note(METHODS, "Methods", "note", frozenset({"guild_research"})),
+        Note(METHODS, "Methods", "note", frozenset({"guild_research"}), "Cite sources.\n"),
     ]
     return agents, notes
 
@@ -195,6 +198,8 @@ class SpecServer:
             return 200, self._embed_status(status.group(1)), {}
         if route == "/api/org/embeddable-notes" and method == "GET":
             return 200, self._embeddable(), {}
+        if route.startswith("/api/notes/") and method == "GET" and self.variations.note_text:
+            return self._note(route.removeprefix("/api/notes/"))
         return 404, {"error": "not found"}, {}
 
     def _etag(self, agent: Agent) -> dict[str, str]:
@@ -290,6 +295,26 @@ class SpecServer:
             ]
             agents.append({"id": agent.id, "broken_embeds": broken})
         return {"agents": agents}
+
+    def _note(self, display_path: str):
+        note = next((n for n in self.notes if n.display_path == display_path), None)
+        if note is None:
+            return 404, {"error": "not found"}, {}
+        body: dict[str, object] = {
+            "display_path": note.display_path,
+            "title": note.title,
+            "kind": note.kind,
+            "level": note.level,
+            "version": 1,
+            "content_hash": hashlib.sha256(note.text.encode()).hexdigest(),
+            "access": [
+                {"principal": r if r == "org" else f"guild:{r}", "role": "read"}
+                for r in sorted(note.readers)
+            ],
+        }
+        if note.kind == "note":
+            body["text"] = note.text
+        return 200, body, {}
 
     def _embeddable(self) -> dict[str, object]:
         notes: list[dict[str, object]] = [

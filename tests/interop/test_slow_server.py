@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.interop.steps import connect, open_by_id
 from tests.spec_server import SpecServer
 from tests.window_steps import LOAD_TIMEOUT_MS
@@ -23,3 +25,20 @@ def test_opening_a_task_reads_it_once_and_never_asks_for_notes_the_server_lacks(
     # Sign-in found out the server has no note endpoint: the preview never asks again.
     notes = [r.path for r in spec_server.requests if "/api/notes/" in r.path]
     assert notes == notes_at_sign_in
+
+
+def test_a_slow_server_shows_note_lookups_in_progress_in_the_preview(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    spec_server.variations.note_text = True
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    assert window.connection is not None and window.connection.features.note_text is True
+    spec_server.variations.delay = 1.0  # every answer from now on takes a second
+    notice = window.task_tab.preview.loading_notice
+    open_by_id(qtbot, window, "a_writer")
+    qtbot.waitUntil(notice.isVisible, timeout=LOAD_TIMEOUT_MS)
+    assert re.fullmatch(r"Loading notes \(\d of \d\)…", notice.text()), notice.text()
+    qtbot.waitUntil(lambda: not notice.isVisible(), timeout=LOAD_TIMEOUT_MS)
+    preview = window.task_tab.last_preview
+    assert preview is not None and "Be kind." in preview.expansion.text
