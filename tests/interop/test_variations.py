@@ -32,6 +32,7 @@ VARIATIONS: dict[str, Switch] = {
     "path prefix": _set(prefix="/orchestrator"),
     "strong etags": _set(etags="strong"),
     "weak etags": _set(etags="weak"),
+    "slow answers": _set(delay=0.2),  # slower than a loopback answer, within every timeout
     "all at once": _set(
         time_offset=True,
         unknown_fields=True,
