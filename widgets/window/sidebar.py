@@ -89,7 +89,8 @@ class OpenAgentByIdDialog(QDialog):
         self.setAccessibleName("Open agent by id")
         hint = QLabel(
             "This server doesn't list its agents. Enter the id of the agent whose Task you "
-            "want to open, such as a_scout."
+            "want to open, such as a_scout, and its guild's id if you know it: Taskdesk then "
+            "asks the server which embeds the agent can't reach."
         )
         hint.setWordWrap(True)
         self.id_edit = QLineEdit()
