@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -145,13 +146,18 @@ class PreviewPipeline(QObject):
         notes, render = self._notes, self._render
         loading = self.loading  # emitted from the worker: queued to the GUI thread
 
+        def progress(done: int, asked: int) -> None:
+            # The pipeline may have been replaced (another server) meanwhile.
+            with contextlib.suppress(RuntimeError):
+                loading.emit(done, asked)
+
         def make() -> PreviewResult:
             found = notes.expand_for_preview(
                 text,
                 org_id=context.org_id,
                 reader=context.reader,
                 task_path=context.task_path,
-                progress=loading.emit,
+                progress=progress,
             )
             unchecked = frozenset(
                 [b.path for b in found.expansion.broken] if found.unsupported else found.unknown
