@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
 
+LOADING_TASK = "Loading the Task…"
 SHOW_AFTER_MS = 300  # a shorter wait reads as instant: a flash of the notice would only distract
 
 
@@ -36,6 +37,17 @@ class LoadingNotice(QWidget):
         text = f"Loading notes ({done} of {asked})…"
         self.label.setText(text)
         self.setAccessibleName(text)
+        if not self.isVisible() and not self._timer.isActive():
+            self._timer.start()
+
+    def on_task_loading(self, loading: bool) -> None:
+        """The Task itself has not arrived yet (``loading``), or it has."""
+        if not loading:
+            if self.label.text() == LOADING_TASK:
+                self.on_idle()
+            return
+        self.label.setText(LOADING_TASK)
+        self.setAccessibleName(LOADING_TASK)
         if not self.isVisible() and not self._timer.isActive():
             self._timer.start()
 

@@ -282,6 +282,7 @@ class TaskTab(QWidget):
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.show_task(live)
         self.banners.show_state(state, self.agent_name())
+        self.preview.loading_notice.on_task_loading(state.loading)
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (
