@@ -140,7 +140,7 @@ def test_format_kb() -> None:
 def test_stylesheet_parses_and_styles_banners(qtbot: QtBot, qtlog: _QtMessageCapture) -> None:
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from app.core.resource_files import read_text
+    from widgets.common.theme import LIGHT, stylesheet
 
     host = QWidget()
     qtbot.addWidget(host)
@@ -149,7 +149,7 @@ def test_stylesheet_parses_and_styles_banners(qtbot: QtBot, qtlog: _QtMessageCap
     meters = SizeMeters()
     layout.addWidget(banner)
     layout.addWidget(meters)
-    host.setStyleSheet(read_text("style.qss"))
+    host.setStyleSheet(stylesheet(LIGHT))
     meters.set_sizes(TASK_MAX_BYTES + 1, 10)
     host.show()
     assert not host.grab().isNull()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
+from widgets.common.fields import name_clear_button
 from widgets.common.icons import icon
 from widgets.editor.task_editor import TaskEditor
 
@@ -33,7 +34,7 @@ class FindBar(QFrame):
         self.find_label = QLabel("Find")
         self.find_field = QLineEdit()
         self.find_field.setAccessibleName("Find")
-        self.find_field.setClearButtonEnabled(True)
+        name_clear_button(self.find_field, "Clear Find")
         self.find_label.setBuddy(self.find_field)
         self.find_previous_button = QPushButton(icon("previous"), "Previous")
         self.find_previous_button.setAccessibleName("Previous")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from app.core.line_endings import LineEndings
 from app.core.models import EmbeddableNote
+from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
 from widgets.editor.embeddable_model import EmbeddableModel
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
@@ -47,6 +48,11 @@ class TaskEditor(QPlainTextEdit):
         self.completer = EmbedCompleter(self.embeddable_model, self)
         self.completer.setWidget(self)
         self.completer.path_chosen.connect(self.on_completion_chosen)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.highlighter.set_theme(current_theme())  # light or dark changed
 
     # ------------------------------------------------------------------ what others call
 

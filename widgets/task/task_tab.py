@@ -85,6 +85,7 @@ class TaskTab(QWidget):
         self.offline_banner = self.banners.offline_banner
         self.unreachable_banner = self.banners.unreachable_banner
         self.message_bar = self.banners.message_bar
+        self.message_bar.close_on_escape(self)
 
         self.work_area = TaskWorkArea(runner, actions)
         self.editor = self.work_area.editor

@@ -371,7 +371,7 @@ class CompareCanvas(QAbstractScrollArea):
                 self._paint_current(painter, y(start), y(start + chunk.rows))
 
     def _paint_current(self, painter: QPainter, top: float, bottom: float) -> None:
-        painter.setPen(QPen(paint.CURRENT, 2))
+        painter.setPen(QPen(paint.diff_colours().current, 2))
         painter.setBrush(QColor(0, 0, 0, 0))
         for side in (0, 1):
             x = self._cols.side_x(side)

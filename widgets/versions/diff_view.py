@@ -108,6 +108,7 @@ class DiffView(QWidget):
     def set_titles(self, old_title: str, new_title: str) -> None:
         self.old_title.setText(old_title)
         self.new_title.setText(new_title)
+        self._update_controls()
 
     def set_texts(
         self, old: str, new: str, old_title: str | None = None, new_title: str | None = None
@@ -166,6 +167,10 @@ class DiffView(QWidget):
         self.next_button.setEnabled(current + 1 < count)
         self.previous_button.setEnabled(current > 0)
         self.count_label.setText(change_count_text(count, current))
+        # Named after the titles the operator sees above the two sides.
+        self.canvas.setAccessibleName(
+            f"Compare {self.old_title.text()} with {self.new_title.text()}"
+        )
         self.canvas.setAccessibleDescription(
             f"{self.old_title.text()} on the left, {self.new_title.text()} on the right: "
             + change_count_text(count, current)

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.core.diff_model import SideBySide
 from app.core.models import TaskDoc
 from widgets.common.icons import icon
+from widgets.common.segments import SegmentButton
 from widgets.common.two_line_delegate import two_line_list
 from widgets.versions.diff_view import DiffView
 from widgets.versions.revision_model import (
@@ -62,9 +62,9 @@ class VersionsPanel(QWidget):
         self.empty_label.setWordWrap(True)
         self.empty_label.setAccessibleName(NO_EARLIER)
 
-        self.text_button = QToolButton()
+        self.text_button = SegmentButton()
         self.text_button.setText("Text")
-        self.compare_button = QToolButton()
+        self.compare_button = SegmentButton()
         self.compare_button.setText("Compare with live")
         self.mode_group = QButtonGroup(self)
         for button in (self.text_button, self.compare_button):

@@ -114,6 +114,8 @@ class AgentListModel(QAbstractListModel):
                 return row.guild.name
             if role == IS_GUILD_ROLE:
                 return True
+            if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+                return "Guild heading"  # a heading over the agents below, not a choice
             return None
         broken = self._broken.get(agent.id, ())
         if role == Qt.ItemDataRole.DisplayRole:

@@ -26,6 +26,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 from widgets.window.start_up import StartUp
+from widgets.window.window_size import size_to_screen
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
@@ -59,7 +60,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
-        self.resize(1280, 800)
+        size_to_screen(self)  # a larger font must not push the window off the screen
         self.log_path = log_path
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
