@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from urllib.parse import quote
 
 import orjson
@@ -33,6 +34,9 @@ from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answe
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
 log = logging.getLogger(__name__)
+
+HANDED_OVER_SECONDS = 5.0
+"""How long a Task read for someone about to read it again stands for the server's answer."""
 
 
 def _segment(value: str) -> str:
@@ -67,6 +71,8 @@ class TaskdeskClient:
         )
         self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
         self._tasks_lock = threading.Lock()
+        self._skipped_logged: set[str] = set()  # odd picker items already logged
+        self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
 
     @property
     def base_url(self) -> str:
@@ -108,8 +114,19 @@ class TaskdeskClient:
         with self._tasks_lock:
             return self._tasks.get(agent_id)
 
+    def hand_over(self, doc: TaskDoc) -> None:
+        """A Task just read for a caller that is about to read it again (looking an agent up
+        by id, then opening it): the next `get_task` of that agent, within a few seconds,
+        takes this answer instead of asking again."""
+        with self._tasks_lock:
+            self._handed[doc.agent_id] = (doc, time.monotonic())
+
     def get_task(self, agent_id: str) -> TaskDoc:
         """The agent's live Task. Asks with the last ETag, so an unchanged Task costs no body."""
+        with self._tasks_lock:
+            handed = self._handed.pop(agent_id, None)
+        if handed is not None and time.monotonic() - handed[1] < HANDED_OVER_SECONDS:
+            return handed[0]
         known = self.cached_task(agent_id)
         headers = {"If-None-Match": known.etag} if known is not None and known.etag else {}
         answer = self._http.request(
@@ -193,8 +210,22 @@ class TaskdeskClient:
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
     def embeddable_notes(self) -> list[EmbeddableNote]:
+        """The Insert picker's notes and collections; items it can't use are skipped and
+        logged once per client (the list is asked again on every agent opened)."""
         answer = self._http.request("GET", "/api/org/embeddable-notes")
-        return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))
+        notes, skipped = parse_answer(
+            answer.body, "the notes to embed", embeddable_notes_from, _type(answer)
+        )
+        with self._tasks_lock:
+            new = [reason for reason in skipped if reason not in self._skipped_logged]
+            self._skipped_logged.update(new)
+        if new:
+            log.warning(
+                "the notes to embed: %d items skipped (the picker can't use them): %s",
+                len(new),
+                "; ".join(new),
+            )
+        return notes
 
     def _note_path(self, display_path: str) -> str:
         segments = display_path.split("/")

@@ -71,9 +71,9 @@ def embed_status_from(data: object) -> list[AgentEmbedStatus]:
     ]
 
 
-def embeddable_notes_from(data: object) -> list[EmbeddableNote]:
-    rows = Fields(data, "the answer").objects("notes", "a note")
-    return [model_json.embeddable_note(n) for n in rows]
+def embeddable_notes_from(data: object) -> tuple[list[EmbeddableNote], list[str]]:
+    """The picker rows, and why each item the picker can't use was skipped."""
+    return model_json.embeddable_notes(Fields(data, "the answer").value("notes"))
 
 
 def note_from(data: object) -> OrgFile:

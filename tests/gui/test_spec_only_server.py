@@ -127,8 +127,10 @@ def test_the_preview_says_it_cannot_inline_notes(qtbot, make_window, spec_only: 
     # The preview can't know what reaches its file, so the editor marks nothing unreachable.
     assert tab.editor.highlighter.verdict(STYLE_GUIDE) is None
     assert "note text" in window.features_label.text()
-    # With no guild known, the server's embed check is skipped, and the status line says so.
-    assert "embed check" in window.features_label.text()
+    # With no guild known, the server's embed check is skipped, and the status line says so
+    # without claiming the server lacks it.
+    assert "Embeds not checked: no guild known." in window.features_label.text()
+    assert "embed check" not in window.features_label.text()
 
     tab.links.on_embed_clicked(STYLE_GUIDE)
     qtbot.waitUntil(lambda: tab.links.note_dialog is not None, timeout=TIMEOUT)

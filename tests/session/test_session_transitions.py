@@ -309,7 +309,7 @@ def test_a_task_over_the_limit_is_kept_as_a_draft_and_not_sent() -> None:
     model, _ = run(model, flush_draft, editor)
     model, effects = run(model, saves.save, editor)
     assert of(SendPut, effects) == [] and model.phase is Phase.IDLE
-    assert of(WriteDraft, effects) and said(effects)[0].startswith("The Task is 256.0 KB")
+    assert of(WriteDraft, effects) and said(effects)[0].startswith("The Task is 262,145 bytes")
 
 
 # ---------------------------------------------------------------------- the operator's choices

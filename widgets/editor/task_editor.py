@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from app.core.line_endings import LineEndings
 from app.core.models import EmbeddableNote
 from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
@@ -33,6 +34,7 @@ class TaskEditor(QPlainTextEdit):
         embeddable: EmbeddableModel | None = None,
     ) -> None:
         super().__init__(parent)
+        self._endings = LineEndings("")
         self.setObjectName("TaskEditor")
         self.setAccessibleName("Task text")
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -56,10 +58,16 @@ class TaskEditor(QPlainTextEdit):
 
     def set_text(self, text: str) -> None:
         """Replace the whole text (a load, not an edit: the undo history starts afresh)."""
+        self.keep_line_endings_of(text)
         self.setPlainText(text)
 
+    def keep_line_endings_of(self, text: str) -> None:
+        """``text``'s line breaks are the ones `text` gives back (Qt shows each as one)."""
+        self._endings = LineEndings(text)
+
     def text(self) -> str:
-        return self.toPlainText()
+        """The text with the loaded text's own line breaks (CRLF stays CRLF)."""
+        return self._endings.restore(self.toPlainText())
 
     def set_verdicts(self, verdicts: Mapping[str, EmbedVerdict]) -> None:
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from app.desk.runner import Runner
 from widgets.common.accessible_roles import set_accessible_role
 from widgets.common.segments import SegmentButton
+from widgets.preview.loading_notice import LoadingNotice
 from widgets.preview.preview_pane import PreviewPane
 
 
@@ -66,6 +67,8 @@ class PreviewPanel(QWidget):
         toggle.addWidget(self.rendered_button)
         toggle.addWidget(self.agent_view_button)
         toggle.addStretch(1)
+        self.loading_notice = LoadingNotice()
+        toggle.addWidget(self.loading_notice)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(toggle)

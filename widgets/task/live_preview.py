@@ -80,18 +80,26 @@ class LivePreview(QObject):
             self.pipeline.set_context(None)
             self.pipeline.deleteLater()
         self._connection = connection
-        notes = PreviewNotes(connection.client, connection.store, connection.server_key)
+        notes = PreviewNotes(
+            connection.client,
+            connection.store,
+            connection.server_key,
+            lacks_note_text=connection.features.note_text is False,  # learnt at sign-in
+        )
         self.notes = notes
         pipeline = PreviewPipeline(
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )
         pipeline.ready.connect(self.on_preview)
+        pipeline.loading.connect(self._panel.loading_notice.on_loading)
+        pipeline.idle.connect(self._panel.loading_notice.on_idle)
         pipeline.message.connect(self._messages.show)
         self.pipeline = pipeline
 
     def clear(self) -> None:
         """Another agent is opening: nothing is previewed until its text is in the editor."""
         self.last_preview = None
+        self._panel.loading_notice.on_idle()
         if self.pipeline is not None:
             self.pipeline.set_context(None)
 

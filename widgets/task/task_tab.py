@@ -260,6 +260,7 @@ class TaskTab(QWidget):
 
     def on_text_restored(self, text: str) -> None:
         self._set_enabled(True)
+        self.editor.keep_line_endings_of(text)
         cursor = QTextCursor(self.editor.document())
         # One edit block: Undo takes back exactly this replacement, never the typing before it.
         cursor.beginEditBlock()
@@ -301,11 +302,12 @@ class TaskTab(QWidget):
             self.versions.set_task(live)
         if live is not None and self.agent is not None:
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
-            self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
+            self.provenance.show_task(live)
         self.banners.show_state(state, self.agent_name())
         self.header.set_unsaved(state.has_unsaved)
         if state.agent_id is not None:
             self.unsaved_changed.emit(state.agent_id, state.has_unsaved)
+        self.preview.loading_notice.on_task_loading(state.loading)
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
@@ -258,14 +258,15 @@ class MainWindow(QMainWindow):
     def on_agent_chosen(self, agent_id: str) -> None:
         self.ask_before_leaving("switch to another agent", lambda: self.open_agent(agent_id))
 
-    def on_agent_id_entered(self, agent_id: str) -> None:
+    def on_agent_id_entered(self, agent_id: str, guild_id: str = "") -> None:
         """An id typed in "Open agent by id…": read its Task off the GUI thread, then open it."""
         from app.connect.connection import look_up_agent
 
         connection = self.connection
         if connection is None:
             return
-        if self.agent_model.agent(agent_id) is not None:
+        known = self.agent_model.agent(agent_id)
+        if known is not None and (not guild_id or known.guild_id == guild_id):
             self.on_agent_chosen(agent_id)
             return
 
@@ -275,11 +276,14 @@ class MainWindow(QMainWindow):
             connection.add_agent(agent)
             self.agent_model.add_agent(agent)
             self.open_agent(agent.id)
+            if agent.guild_id:
+                self.show_server_features()
+                self.refresh_embed_status()
 
         self.ask_before_leaving(
             "open another agent",
             lambda: self.runner.submit(
-                lambda: look_up_agent(connection, agent_id),
+                lambda: look_up_agent(connection, agent_id, guild_id),
                 on_done=found,
                 on_error=lambda exc: self.messages.error(failure_text(exc)),
             ),
@@ -304,8 +308,9 @@ class MainWindow(QMainWindow):
 
             key = self.connection.server_key
             by_id = not self.connection.features.agent_list
+            guild = agent.guild_id if agent is not None and by_id else ""
             self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
-                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id),
+                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id, guild_id=guild),
                 on_done=lambda _: None,
                 on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
                 lane="disk",
@@ -359,6 +364,18 @@ class MainWindow(QMainWindow):
             self.close()
 
         self.ask_before_leaving("close Taskdesk", close_now)
+
+    def keep_draft(self) -> None:
+        """Write the unsaved text as a draft now (it is offered back on the next start)."""
+        if self._task_tab is not None and not self._shut_down:
+            self._task_tab.keep_draft()
+
+    def quit_keeping_draft(self) -> None:
+        """Close without asking: the session is ending and nobody is there to answer."""
+        self._closing_confirmed = True
+        for dialog in self.findChildren(QDialog):
+            dialog.reject()
+        self.close()
 
     def secrets(self) -> list[str]:
         """Tokens in use, so logs can scrub them."""

@@ -97,12 +97,20 @@ class OpenAgentByIdDialog(QDialog):
         self.setAccessibleName("Open agent by id")
         hint = QLabel(
             "This server doesn't list its agents. Enter the id of the agent whose Task you "
-            "want to open, such as a_scout."
+            "want to open, such as a_scout, and its guild's id if you know it: Taskdesk then "
+            "asks the server which embeds the agent can't reach."
         )
         hint.setWordWrap(True)
         self.id_edit = QLineEdit()
         self.id_edit.setAccessibleName("Agent id")
         self.id_edit.setPlaceholderText("a_scout")
+        self.guild_edit = QLineEdit()
+        self.guild_edit.setAccessibleName("Guild id, optional")
+        self.guild_edit.setPlaceholderText("guild_ops (optional)")
+        self.guild_edit.setToolTip(
+            "The agent's guild: with it, Taskdesk asks the server which embeds the agent "
+            "can't reach."
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.open_button = buttons.addButton("Open", QDialogButtonBox.ButtonRole.AcceptRole)
         self.open_button.setDefault(True)
@@ -114,6 +122,7 @@ class OpenAgentByIdDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form = QFormLayout()
         form.addRow("Agent id", self.id_edit)
+        form.addRow("Guild id", self.guild_edit)
         layout = QVBoxLayout(self)
         layout.addWidget(hint)
         layout.addLayout(form)
@@ -122,13 +131,16 @@ class OpenAgentByIdDialog(QDialog):
     def agent_id(self) -> str:
         return self.id_edit.text().strip()
 
+    def guild_id(self) -> str:
+        return self.guild_edit.text().strip()
+
 
 class Sidebar(QWidget):
     """Agents by guild. ``agent_chosen(agent_id)`` fires when the operator picks one;
-    ``agent_id_entered(agent_id)`` when they type an id in "Open agent by id…"."""
+    ``agent_id_entered(agent_id, guild_id)`` when they type an id in "Open agent by id…"."""
 
     agent_chosen = Signal(str)
-    agent_id_entered = Signal(str)
+    agent_id_entered = Signal(str, str)  # agent id, guild id ("" when not given)
 
     def __init__(self, model: AgentListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -186,7 +198,7 @@ class Sidebar(QWidget):
             self.open_by_id_dialog = None
             dialog.deleteLater()
             if result and dialog.agent_id():
-                self.agent_id_entered.emit(dialog.agent_id())
+                self.agent_id_entered.emit(dialog.agent_id(), dialog.guild_id())
 
         dialog.finished.connect(done)
         dialog.open()
