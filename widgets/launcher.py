@@ -178,9 +178,9 @@ def prepare_application(app: QApplication) -> None:
         if path.is_file():
             window_icon.addFile(str(path))
     app.setWindowIcon(window_icon)
-    style = resource("style.qss")
-    if style.is_file():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    from widgets.common.theme import SchemeFollower
+
+    SchemeFollower(app)  # the stylesheet and palette, light or dark as the system is
 
 
 def open_window(app: QApplication, server_url: str | None, launch: Any = None) -> MainWindow:
@@ -284,22 +284,11 @@ def _settle_garbage_collector(window: MainWindow) -> None:
 
 
 def _quit_on_signals(app: QApplication, window: MainWindow) -> None:
-    """Ctrl+C and SIGTERM close the window the normal way (unsaved edits still ask, drafts
-    are written, the local server stops) instead of being ignored inside Qt's event loop."""
-    import signal
+    """SIGTERM, logout and shutdown keep the draft and quit without asking; Ctrl+C closes the
+    window the normal way (unsaved edits still ask)."""
+    from widgets.window.session_end import SessionEnd
 
-    from PySide6.QtCore import QTimer
-
-    def on_signal(_signum: int, _frame: object) -> None:
-        QTimer.singleShot(0, window.close)
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, on_signal)
-    # Python runs signal handlers only between bytecodes: a slow idle timer gives it the
-    # chance while Qt waits for events.
-    wake = QTimer(app)
-    wake.timeout.connect(lambda: None)
-    wake.start(250)
+    SessionEnd(app, window).install_signals()
 
 
 if __name__ == "__main__":

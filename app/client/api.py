@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from urllib.parse import quote
 
 import orjson
@@ -25,13 +26,17 @@ from app.client.parse import (
     note_from,
     parse_answer,
     run_from,
+    runs_from,
     task_from,
 )
-from app.client.runs import RunInfo
+from app.client.runs import RunInfo, RunSummary
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
 log = logging.getLogger(__name__)
+
+HANDED_OVER_SECONDS = 5.0
+"""How long a Task read for someone about to read it again stands for the server's answer."""
 
 
 def _segment(value: str) -> str:
@@ -66,6 +71,8 @@ class TaskdeskClient:
         )
         self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
         self._tasks_lock = threading.Lock()
+        self._skipped_logged: set[str] = set()  # odd picker items already logged
+        self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
 
     @property
     def base_url(self) -> str:
@@ -107,8 +114,19 @@ class TaskdeskClient:
         with self._tasks_lock:
             return self._tasks.get(agent_id)
 
+    def hand_over(self, doc: TaskDoc) -> None:
+        """A Task just read for a caller that is about to read it again (looking an agent up
+        by id, then opening it): the next `get_task` of that agent, within a few seconds,
+        takes this answer instead of asking again."""
+        with self._tasks_lock:
+            self._handed[doc.agent_id] = (doc, time.monotonic())
+
     def get_task(self, agent_id: str) -> TaskDoc:
         """The agent's live Task. Asks with the last ETag, so an unchanged Task costs no body."""
+        with self._tasks_lock:
+            handed = self._handed.pop(agent_id, None)
+        if handed is not None and time.monotonic() - handed[1] < HANDED_OVER_SECONDS:
+            return handed[0]
         known = self.cached_task(agent_id)
         headers = {"If-None-Match": known.etag} if known is not None and known.etag else {}
         answer = self._http.request(
@@ -186,9 +204,28 @@ class TaskdeskClient:
         answer = self._http.request("GET", f"/api/guilds/{_segment(guild_id)}/embed-status")
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
+    def org_embed_status(self) -> list[AgentEmbedStatus]:
+        """Every agent's embed status in one answer (EXTENSION; a spec server answers 404)."""
+        answer = self._http.request("GET", "/api/org/embed-status")
+        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+
     def embeddable_notes(self) -> list[EmbeddableNote]:
+        """The Insert picker's notes and collections; items it can't use are skipped and
+        logged once per client (the list is asked again on every agent opened)."""
         answer = self._http.request("GET", "/api/org/embeddable-notes")
-        return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))
+        notes, skipped = parse_answer(
+            answer.body, "the notes to embed", embeddable_notes_from, _type(answer)
+        )
+        with self._tasks_lock:
+            new = [reason for reason in skipped if reason not in self._skipped_logged]
+            self._skipped_logged.update(new)
+        if new:
+            log.warning(
+                "the notes to embed: %d items skipped (the picker can't use them): %s",
+                len(new),
+                "; ".join(new),
+            )
+        return notes
 
     def _note_path(self, display_path: str) -> str:
         segments = display_path.split("/")
@@ -213,6 +250,11 @@ class TaskdeskClient:
             "POST", f"/api/agents/{_segment(agent_id)}/runs", body=b"{}", expect=(200, 201)
         )
         return parse_answer(answer.body, "the new run", run_from, _type(answer))
+
+    def runs(self, agent_id: str) -> list[RunSummary]:
+        """The agent's runs, newest first (EXTENSION; `NotFound` where the server lacks it)."""
+        answer = self._http.request("GET", f"/api/agents/{_segment(agent_id)}/runs")
+        return parse_answer(answer.body, "the runs", runs_from, _type(answer))
 
     def get_run(self, run_id: str) -> RunInfo:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import http.client
 import ipaddress
 import logging
+import platform
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -102,6 +104,7 @@ class Transport:
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
         self._session.headers["Accept"] = "application/json"
+        self._session.headers["User-Agent"] = user_agent()
         if _is_loopback(parts.hostname):
             # A proxy from the environment would see the token of a local server in plain
             # HTTP; loopback never needs one.
@@ -287,6 +290,15 @@ class Transport:
         if scrubbed != err.message:
             err.message = scrubbed
             err.args = (err.message,)
+
+
+@functools.cache
+def user_agent() -> str:
+    """``Taskdesk/1.2.0 (Linux x86_64)``: so a server's operators can see who calls them."""
+    from app import version
+
+    system = " ".join(p for p in (platform.system(), platform.machine()) if p) or "unknown"
+    return f"Taskdesk/{version()} ({system})"
 
 
 def _is_loopback(host: str) -> bool:

@@ -94,8 +94,10 @@ class Connection:
         return True
 
     def add_agent(self, agent: AgentRow) -> None:
-        """An agent opened by id (the server lists none): known from now on."""
+        """An agent opened by id (the server lists none): known from now on; its guild, when
+        given, can now be asked about."""
         self.agents = [a for a in self.agents if a.id != agent.id] + [agent]
+        self.features.embed_check = bool(self.guild_ids()) or self.features.agent_list
 
 
 @dataclass(slots=True)
@@ -234,7 +236,11 @@ def open_connection(
     )
     connection.features = features
     if not features.agent_list:
-        connection.agents = [_row_by_id(i) for i in _opened_agents(connection.server_key)]
+        guilds_given = _agent_guilds(connection.server_key)
+        connection.agents = [
+            _row_by_id(i, guild_id=guilds_given.get(i, ""))
+            for i in _opened_agents(connection.server_key)
+        ]
     features.embed_check = bool(connection.guild_ids()) or features.agent_list
     connection.initial_agent_id = _last_agent(connection.server_key)
     if not local:
@@ -327,28 +333,32 @@ def _shares_note_text(client: TaskdeskClient, listed: list[EmbeddableNote] | Non
     return True
 
 
-def _row_by_id(agent_id: str, version: int = 0) -> AgentRow:
-    """An agent the server doesn't list: its id is all there is to show (guild unknown)."""
-    return AgentRow(agent_id, agent_id, "", version)
+def _row_by_id(agent_id: str, version: int = 0, guild_id: str = "") -> AgentRow:
+    """An agent the server doesn't list: its id, and its guild when the operator gave it."""
+    return AgentRow(agent_id, agent_id, guild_id, version)
 
 
-def look_up_agent(connection: Connection, agent_id: str) -> AgentRow:
+def look_up_agent(connection: Connection, agent_id: str, guild_id: str = "") -> AgentRow:
     """The agent with this id, read from its Task (for servers that list no agents).
     Blocking: off the GUI thread. Raises the client's errors; an unknown id is `NotFound`
     with a message that names it. Once it is on screen, ``remember_last_agent(...,
-    opened_by_id=True)`` keeps it for the next start."""
+    opened_by_id=True)`` keeps it for the next start. ``guild_id``: the agent's guild as the
+    operator gave it (the spec's Task answer doesn't say), so embed-status can be asked."""
     from app.client.errors import InvalidRequest, NotFound
 
-    agent_id = agent_id.strip()
+    agent_id, guild_id = agent_id.strip(), guild_id.strip()
     if not agent_id or "/" in agent_id:
         raise InvalidRequest(f"“{agent_id}” is not an agent id. Agent ids look like a_scout.")
+    if "/" in guild_id:
+        raise InvalidRequest(f"“{guild_id}” is not a guild id. Guild ids look like guild_ops.")
     try:
         doc = connection.client.get_task(agent_id)
     except NotFound:
         raise NotFound(
             f"This server has no agent with the id “{agent_id}”. Check the id and try again."
         ) from None
-    return _row_by_id(agent_id, doc.version)
+    connection.client.hand_over(doc)  # opening it next must not read it again
+    return _row_by_id(agent_id, doc.version, guild_id)
 
 
 def keyring_available() -> bool:
@@ -382,11 +392,44 @@ def _opened_agents(key: str) -> list[str]:
     return list(load_settings(settings_path()).settings.opened_agents.get(key, []))
 
 
-def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) -> None:
+def side_by_side_remembered() -> bool:
+    """Whether View › Side by side was on when Taskdesk last closed (blocking: a read)."""
+    from app.connect.paths import settings_path
+    from app.connect.settings import load_settings
+
+    return load_settings(settings_path()).settings.side_by_side
+
+
+def remember_side_by_side(on: bool) -> None:
+    """Keep View › Side by side for the next start (blocking: a settings write)."""
+    from app.connect.paths import settings_path
+    from app.connect.settings import SettingsError, load_settings, save_settings
+
+    settings = load_settings(settings_path()).settings
+    if settings.side_by_side == on:
+        return
+    settings.side_by_side = on
+    try:
+        save_settings(settings, settings_path())
+    except SettingsError as exc:
+        log.warning("%s", exc.message)
+
+
+def _agent_guilds(key: str) -> dict[str, str]:
+    from app.connect.paths import settings_path
+    from app.connect.settings import load_settings
+
+    return dict(load_settings(settings_path()).settings.agent_guilds.get(key, {}))
+
+
+def remember_last_agent(
+    key: str, agent_id: str, *, opened_by_id: bool = False, guild_id: str = ""
+) -> None:
     """The agent to reopen next time on this server (blocking: a settings write).
 
     ``opened_by_id``: the server lists no agents, so this one is also kept in the list of
-    agents opened by id on it. One read and one write, so two can't undo each other.
+    agents opened by id on it, with ``guild_id`` when the operator gave one. One read and one
+    write, so two can't undo each other.
     """
     from app.connect.paths import settings_path
     from app.connect.settings import SettingsError, load_settings, save_settings
@@ -394,11 +437,15 @@ def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) 
     settings = load_settings(settings_path()).settings
     opened = settings.opened_agents.get(key, [])
     new_opened = opened_by_id and agent_id not in opened
-    if settings.last_agent.get(key) == agent_id and not new_opened:
+    guilds = settings.agent_guilds.get(key, {})
+    new_guild = opened_by_id and bool(guild_id) and guilds.get(agent_id) != guild_id
+    if settings.last_agent.get(key) == agent_id and not new_opened and not new_guild:
         return
     settings.last_agent[key] = agent_id
     if new_opened:
         settings.opened_agents[key] = [*opened, agent_id]
+    if new_guild:
+        settings.agent_guilds[key] = {**guilds, agent_id: guild_id}
     try:
         save_settings(settings, settings_path())
     except SettingsError as exc:

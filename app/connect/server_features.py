@@ -11,7 +11,8 @@ Against a server without them the app still works, with less:
 - no ``/api/org/guilds``: guilds show by id.
 - no ``/api/notes/…``: the preview can't inline notes and says so; a clicked embed says the
   server doesn't share note text. Unreachable embeds still come from the spec's
-  ``embed-status``, asked per known guild; with no guild known it is skipped, and said.
+  ``embed-status``, asked per known guild: the operator may give an agent's guild when
+  opening it by id (remembered per server); with no guild known it is skipped, and said.
 - no ETag on task.md: the client simply reads the whole Task again.
 - no live version in a 409: the conflict works the same, the session reads the live Task.
 """
@@ -22,6 +23,12 @@ from dataclasses import dataclass
 
 from app.client.errors import InvalidRequest, NotFound, TaskdeskError
 from app.core.models import Me
+
+UNCHECKED_EMBEDS = "Embeds not checked: no guild known."
+UNCHECKED_EMBEDS_DETAIL = (
+    "Embeds not checked: this server doesn't say which guild an agent is in, so Taskdesk "
+    "can't ask which embeds it can't reach. Give the agent's guild in “Open agent by id…”."
+)
 
 OPENED_BY_ID = "Opened by id"
 """Where agents opened by id are listed: their guild is not known."""
@@ -37,10 +44,11 @@ class ServerFeatures:
     note_text: bool | None = None  # GET /api/notes/<display_path>
     etags: bool | None = None  # ETag on task.md, so an unchanged Task costs no body
     embed_check: bool = True  # some guild is known, so embed-status can be asked
+    org_embed_status: bool | None = None  # GET /api/org/embed-status: every guild at once
 
     @property
     def is_full(self) -> bool:
-        return not self._missing()
+        return not self._missing() and self.embed_check
 
     def _missing(self) -> list[tuple[str, str]]:
         """(what is missing, what the app does instead), in the order an operator meets them."""
@@ -59,13 +67,6 @@ class ServerFeatures:
             missing.append(("guild names", "guilds show by id"))
         if self.note_text is False:
             missing.append(("note text", "the preview can't inline notes"))
-        if not self.embed_check:
-            missing.append(
-                (
-                    "embed check",
-                    "no guild is known, so Taskdesk can't ask which embeds an agent can't reach",
-                )
-            )
         if self.etags is False:
             missing.append(("change tags", "every check reads the whole Task again"))
         return missing
@@ -73,13 +74,22 @@ class ServerFeatures:
     def status_line(self) -> str:
         """One short line for the status bar; empty when the server lacks nothing known."""
         missing = self._missing()
-        if not missing:
-            return ""
-        return "This server lacks: " + ", ".join(what for what, _ in missing) + "."
+        parts = (
+            ["This server lacks: " + ", ".join(what for what, _ in missing) + "."]
+            if missing
+            else []
+        )
+        if not self.embed_check:
+            # Not a lack of the server (embed-status is a spec endpoint): no guild to ask about.
+            parts.append(UNCHECKED_EMBEDS)
+        return " ".join(parts)
 
     def details(self) -> str:
         """Each missing feature and what the app does instead, one per line (a tooltip)."""
-        return "\n".join(f"No {what}: {instead}." for what, instead in self._missing())
+        lines = [f"No {what}: {instead}." for what, instead in self._missing()]
+        if not self.embed_check:
+            lines.append(UNCHECKED_EMBEDS_DETAIL)
+        return "\n".join(lines)
 
 
 def lacks_endpoint(exc: BaseException) -> bool:

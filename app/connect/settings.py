@@ -43,6 +43,9 @@ class Settings:
     # server key -> agents opened by id, on servers that don't list their agents. Files
     # written before this field existed simply lack it and load with the default.
     opened_agents: dict[str, list[str]] = field(default_factory=dict)
+    # server key -> agent id -> guild id the operator gave when opening it by id, so the
+    # server's embed-status can be asked for that guild.
+    agent_guilds: dict[str, dict[str, str]] = field(default_factory=dict)
     splitter_sizes: list[int] = field(default_factory=list)
     # Per screen set-up (the screens' names and sizes): where the window was, and its
     # splitter, so a laptop alone and docked each get their own place back.
@@ -51,6 +54,7 @@ class Settings:
     preview_debounce_ms: int = 300
     editor_font_size: int = 12
     log_level: str = "INFO"
+    side_by_side: bool = False  # View › Side by side: Edit and Preview together
 
     def remember_server(self, url: str, name: str = "") -> RememberedServer:
         """Add (or rename) a server; user and password in the URL are dropped, never kept."""
@@ -119,6 +123,12 @@ def _str_lists(value: object) -> dict[str, list[str]]:
     return {key: list(dict.fromkeys(ids)) for key, ids in value.items()}
 
 
+def _str_maps(value: object) -> dict[str, dict[str, str]]:
+    if not isinstance(value, dict):
+        raise ValueError
+    return {key: _str_map(inner) for key, inner in value.items()}
+
+
 def _sizes(value: object) -> list[int]:
     if not isinstance(value, list):
         raise ValueError
@@ -143,6 +153,12 @@ def _ranged(low: int, high: int) -> Callable[[object], int]:
     return check
 
 
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError
+    return value
+
+
 def _log_level(value: object) -> str:
     if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
         raise ValueError
@@ -155,12 +171,14 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "window_geometry": _optional_str,
     "last_agent": _str_map,
     "opened_agents": _str_lists,
+    "agent_guilds": _str_maps,
     "splitter_sizes": _sizes,
     "window_geometries": _str_map,
     "splitters": _size_map,
     "preview_debounce_ms": _ranged(0, 10_000),
     "editor_font_size": _ranged(6, 72),
     "log_level": _log_level,
+    "side_by_side": _bool,
 }
 
 

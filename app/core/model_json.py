@@ -57,6 +57,10 @@ class Fields:
             raise ShapeError(f"“{key}” is not text")
         return value
 
+    def has(self, key: str) -> bool:
+        """The field is present and not null."""
+        return self._data.get(key) is not None
+
     def optional_text(self, key: str) -> str | None:
         value = self._data.get(key)
         if value is None or isinstance(value, str):
@@ -102,6 +106,10 @@ class Fields:
             return []
         return self.objects(key, what)
 
+    def value(self, key: str) -> object:
+        """The raw value under ``key`` (None when absent), for a decoder that checks it itself."""
+        return self._data.get(key)
+
     def nested(self, key: str, what: str) -> Fields:
         """The object under ``key``."""
         return Fields(self._data.get(key), what)
@@ -133,8 +141,13 @@ def guild(f: Fields) -> Guild:
 
 
 def revision(f: Fields) -> Revision:
+    # Who replaced a version is shown, never relied on: a deleted person or a system actor
+    # legitimately comes as null or not at all.
     return Revision(
-        f.whole("version"), f.text("content"), f.text("replaced_at"), f.text("replaced_by_name")
+        f.whole("version"),
+        f.text("content"),
+        f.text("replaced_at"),
+        f.optional_text("replaced_by_name"),
     )
 
 
@@ -154,11 +167,14 @@ def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
 
 
 def embeddable_note(f: Fields) -> EmbeddableNote:
+    """A picker row; a missing title is the file name, a missing level is read from the path."""
+    path = f.text("display_path")
+    kind = f.choice("kind", NOTE_KINDS)
     return EmbeddableNote(
-        f.text("display_path"),
-        f.text("title"),
-        f.choice("kind", NOTE_KINDS),
-        f.choice("level", LEVELS),
+        path,
+        f.optional_text("title") or file_title(path),
+        kind,
+        f.choice("level", LEVELS) if f.has("level") else level_of(path),
         access_list(f) if f.present("access") else None,
     )
 
@@ -168,6 +184,41 @@ def access_list(f: Fields) -> tuple[AccessEntry, ...]:
         AccessEntry(a.text("principal"), a.text("role"))
         for a in f.optional_objects("access", "an access entry")
     )
+
+
+def embeddable_notes(items: object) -> tuple[list[EmbeddableNote], list[str]]:
+    """The usable picker rows of a list, and why each other item was left out.
+
+    The list only feeds the Insert picker, so an item it can't use (a record, a Memory, an
+    entry without a path) is skipped rather than refusing the whole answer.
+    """
+    if not isinstance(items, list):
+        raise ShapeError("“notes” is not a list")  # no list at all: not this endpoint's answer
+    usable: list[EmbeddableNote] = []
+    skipped: list[str] = []
+    for item in items:
+        try:
+            usable.append(embeddable_note(Fields(item, "a note")))
+        except ShapeError as exc:
+            path = item.get("display_path") if isinstance(item, dict) else None
+            kind = item.get("kind") if isinstance(item, dict) else None
+            named = f"“{path}”" if isinstance(path, str) else "an item"
+            what = f" (kind {kind})" if isinstance(kind, str) and kind not in NOTE_KINDS else ""
+            skipped.append(f"{named}{what}: {exc}")
+    return usable, skipped
+
+
+def file_title(display_path: str) -> str:
+    """What a note without a title is called: its file name without a final ``.md``."""
+    name = display_path.rstrip("/").rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") and len(name) > 3 else name
+
+
+def level_of(display_path: str) -> Level:
+    """The level a display path implies (shared/spec/EXPANSION.md §2)."""
+    parts = display_path.split("/")
+    second = parts[2] if len(parts) > 3 else ""
+    return "guild" if second == "guilds" else "agent" if second == "agents" else "org"
 
 
 def agent_embed_status(f: Fields, *, file_key: str) -> AgentEmbedStatus:

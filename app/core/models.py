@@ -64,8 +64,8 @@ class Revision:
 
     version: int
     content: str
-    replaced_at: str  # ISO 8601 UTC
-    replaced_by_name: str
+    replaced_at: str  # ISO 8601, any offset
+    replaced_by_name: str | None  # None: the server names nobody (a deleted person, a system)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +29,13 @@ class PreviewSource(Protocol):
     """What the pipeline needs of ``app.render.preview_notes.PreviewNotes``."""
 
     def expand_for_preview(
-        self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
+        self,
+        task_text: str,
+        *,
+        org_id: str,
+        reader: Reader,
+        task_path: str = "",
+        progress: Callable[[int, int], None] | None = None,
     ) -> PreviewExpansion: ...
 
 
@@ -75,6 +82,8 @@ class PreviewPipeline(QObject):
     """
 
     ready = Signal(object)  # PreviewResult
+    loading = Signal(int, int)  # note lookups done, asked: the preview waits on the server
+    idle = Signal()  # the preview in progress ended (drawn, or failed)
     message = Signal(object)  # UserMessage
 
     def __init__(
@@ -135,10 +144,20 @@ class PreviewPipeline(QObject):
         text = self._text_source()
         version = self._requested
         notes, render = self._notes, self._render
+        loading = self.loading  # emitted from the worker: queued to the GUI thread
+
+        def progress(done: int, asked: int) -> None:
+            # The pipeline may have been replaced (another server) meanwhile.
+            with contextlib.suppress(RuntimeError):
+                loading.emit(done, asked)
 
         def make() -> PreviewResult:
             found = notes.expand_for_preview(
-                text, org_id=context.org_id, reader=context.reader, task_path=context.task_path
+                text,
+                org_id=context.org_id,
+                reader=context.reader,
+                task_path=context.task_path,
+                progress=progress,
             )
             unchecked = frozenset(
                 [b.path for b in found.expansion.broken] if found.unsupported else found.unknown
@@ -158,11 +177,13 @@ class PreviewPipeline(QObject):
     def _on_ready(self, result: PreviewResult) -> None:
         self._busy = False
         self._failing = False
+        self.idle.emit()
         self.ready.emit(result)
         self._next()
 
     def _on_failed(self, exc: BaseException) -> None:
         self._busy = False
+        self.idle.emit()
         if not self._failing:
             self._failing = True
             self.message.emit(user_message.warning(_preview_problem(exc), key=MessageKey.PREVIEW))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 
 from app.client.errors import BadResponse, SaveUncertain
 from app.core.limits import TASK_MAX_BYTES
@@ -71,7 +72,7 @@ def still_loading() -> UserMessage:
 
 def choose_first() -> UserMessage:
     return warning(
-        "Someone else saved a newer version. Compare, then choose Keep mine or Use theirs "
+        "Someone else saved a newer version. Merge, or choose Keep mine or Use theirs "
         "before saving.",
         MessageKey.CONFLICT,
     )
@@ -90,10 +91,17 @@ def saving_while_offline() -> UserMessage:
 
 
 def too_large(size: int) -> UserMessage:
+    over = size - TASK_MAX_BYTES
+    # Near the edge KB rounds to the limit itself ("256.0 KB … cut 0.0 KB"): count bytes there.
+    if over < 1024:
+        is_, limit = f"{size:,} bytes", f"{TASK_MAX_BYTES:,} bytes (256 KB, UTF-8)"
+        cut = "1 byte" if over == 1 else f"{over:,} bytes"
+    else:
+        is_, limit = _kb(size), "256 KB (UTF-8 bytes)"
+        cut = f"{math.ceil(over / 102.4) / 10:,.1f} KB"  # rounded up: cutting less won't do
     return error(
-        f"The Task is {_kb(size)}; the limit is 256 KB (UTF-8 bytes). Cut at least "
-        f"{_kb(size - TASK_MAX_BYTES)} or move long rules into an embedded note, then save. "
-        "Your text is kept as a draft.",
+        f"The Task is {is_}; the limit is {limit}. Cut at least {cut} or move long rules "
+        "into an embedded note, then save. Your text is kept as a draft.",
         MessageKey.SAVE,
     )
 
@@ -189,6 +197,14 @@ def discarded() -> UserMessage:
     return info(
         "Edits discarded; they are kept in local history. Undo brings them back.",
         MessageKey.DISCARD,
+    )
+
+
+def merged(version: int) -> UserMessage:
+    return info(
+        f"Merged with v{version}: check the marked changes, then save. Your text as it was "
+        "is kept in local history.",
+        MessageKey.CONFLICT,
     )
 
 

@@ -97,6 +97,34 @@ class _Known:
         return self.fetched_at is None
 
 
+Progress = Callable[[int, int], None]
+"""``progress(done, asked)``: note lookups finished, and asked so far, in one preview."""
+
+
+class _Counter:
+    """Counts one preview's note lookups for its progress callback (from several threads)."""
+
+    def __init__(self, report: Progress | None) -> None:
+        self._report = report
+        self._lock = threading.Lock()
+        self.done = 0
+        self.asked = 0
+
+    def add(self, asked: int) -> None:
+        with self._lock:
+            self.asked += asked
+            done, total = self.done, self.asked
+        if self._report is not None:
+            self._report(done, total)
+
+    def one_done(self) -> None:
+        with self._lock:
+            self.done += 1
+            done, total = self.done, self.asked
+        if self._report is not None:
+            self._report(done, total)
+
+
 class PreviewNotes:
     """The notes of one server for the preview, in memory and in the store's offline cache.
 
@@ -113,7 +141,10 @@ class PreviewNotes:
         revalidate_after: float = REVALIDATE_AFTER_S,
         retry_unreachable_after: float = RETRY_UNREACHABLE_AFTER_S,
         clock: Callable[[], float] = time.monotonic,
+        lacks_note_text: bool = False,
     ) -> None:
+        """``lacks_note_text``: sign-in already found the server has no note endpoint, so it
+        is never asked on this connection (a reconnect finds out again)."""
         self._client = client
         self._store = store
         self._server = server_key
@@ -122,7 +153,8 @@ class PreviewNotes:
         self._clock = clock
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
-        self._supported: bool | None = None  # None: not known yet
+        self._supported: bool | None = False if lacks_note_text else None  # None: not known yet
+        self._known_lacking = lacks_note_text
         self._unsupported_checked_at = 0.0
         self._problem: str | None = None
         self._retry_now = False  # set from any thread; read under the lock
@@ -136,19 +168,41 @@ class PreviewNotes:
         """Drop what is in memory (e.g. after reconnecting): the next preview asks again."""
         with self._lock:
             self._known.clear()
-            self._supported = None
+            self._supported = False if self._known_lacking else None
+
+    def file(self, path: str) -> OrgFile | None:
+        """What is known of one display path, asked of the server when nothing is or the
+        answer is due again (as the preview would): the lookup of References and the
+        budget breakdown, so they explain what a preview now shows."""
+        with self._lock:
+            if self._unsupported_now():
+                return None
+            known = self._known.get(path) or self._from_store(path)
+            if known is None or self._is_due(known):
+                self._fetch([path])
+                known = self._known.get(path)
+            return known.file if known is not None else None
 
     # ------------------------------------------------------------------ expansion
 
     def expand_for_preview(
-        self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
+        self,
+        task_text: str,
+        *,
+        org_id: str,
+        reader: Reader,
+        task_path: str = "",
+        progress: Progress | None = None,
     ) -> PreviewExpansion:
+        """``progress(done, asked)``: called from the fetching threads as each note lookup
+        ends (``asked`` grows when a later round finds more embeds to look up)."""
         with self._lock:
             if self._retry_now:
                 self._retry_now = False
                 for known in self._known.values():
                     if known.unknown or known.stale:
                         known.checked_at = float("-inf")
+            counter = _Counter(progress)
             attempted: set[str] = set()
             for _ in range(MAX_ROUNDS):
                 used: dict[str, None] = {}
@@ -158,7 +212,8 @@ class PreviewNotes:
                 if not due_now:
                     break
                 attempted.update(due_now)
-                if not self._fetch(due_now):
+                counter.add(len(due_now))
+                if not self._fetch(due_now, counter):
                     break  # nothing learnt changes the answer: this expansion stands
             else:  # out of rounds: show what is known now, without asking again
                 used, due = {}, {}
@@ -192,6 +247,8 @@ class PreviewNotes:
     def _unsupported_now(self) -> bool:
         if self._supported is not False:
             return False
+        if self._known_lacking:
+            return True
         if self._clock() - self._unsupported_checked_at >= self._revalidate_after:
             self._supported = None  # ask again: the server may have been upgraded
             return False
@@ -224,11 +281,19 @@ class PreviewNotes:
 
     # ------------------------------------------------------------------ fetching
 
-    def _fetch(self, paths: list[str]) -> bool:
+    def _fetch(self, paths: list[str], counter: _Counter | None = None) -> bool:
         """Ask the server about ``paths``; True when anything learnt changes an answer."""
         workers = min(MAX_PARALLEL_FETCHES, len(paths))
+
+        def fetch(path: str) -> FetchResult:
+            try:
+                return self._fetch_one(path)
+            finally:
+                if counter is not None:
+                    counter.one_done()
+
         with ThreadPoolExecutor(workers, thread_name_prefix="preview-note") as pool:
-            outcomes = list(pool.map(self._fetch_one, paths))
+            outcomes = list(pool.map(fetch, paths))
         now, wall = self._clock(), datetime.now(UTC)
         results = dict(zip(paths, outcomes, strict=True))
 

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
-from app.core.models import OrgFile
+from app.core.models import AccessEntry, OrgFile, sha256_hex
 from app.server.auth import CallerDep, database
-from app.server.database import FileEmbeddedError
+from app.server.callers import Caller
+from app.server.database import AgentRecord, FileEmbeddedError, Transaction
 from app.server.live_expansion import expand_live_task
 from app.server.responses import ApiError, JsonResponse
 from app.server.run_views import readable_by, visible_broken_embeds
+from app.server.task_routes import etag_matches
 
 router = APIRouter()
 extension_router = APIRouter()
@@ -62,28 +65,46 @@ def org_guilds(request: Request, _caller: CallerDep) -> Response:
 @router.get("/api/guilds/{guild_id}/embed-status")
 def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response:
     """Broken embeds inside a note the caller can't read are that note's text: left out."""
-    rows: list[dict[str, Any]] = []
     with database(request).read() as tx:
         if not tx.guild_exists(guild_id):
             raise ApiError(404, "no such guild")
-        org_id = tx.meta("org_id")
-        readable = readable_by(tx, caller)
         # Extension: the size a run would embed, so the sidebar can mark agents over the
-        # budget (docs/API-EXTENSIONS.md). Only for operators: it counts notes that others
-        # may not read.
-        with_size = caller.is_operator and bool(getattr(request.app.state, "extensions", True))
-        for agent in tx.agents(guild_id):
-            task = tx.task(agent.id, with_revisions=False)
-            assert task is not None
-            expansion = expand_live_task(tx, agent, task.content)
-            broken = visible_broken_embeds(
-                expansion.broken, task_display_path(org_id, agent.id), readable
-            )
-            row: dict[str, Any] = {"id": agent.id, "broken_embeds": broken}
-            if with_size:
-                row["embedded_bytes"] = expansion.embedded_bytes
-            rows.append(row)
+        # budget (docs/API-EXTENSIONS.md).
+        rows = _embed_statuses(tx, caller, tx.agents(guild_id), _with_size(request, caller))
     return JsonResponse({"agents": rows})
+
+
+@extension_router.get("/api/org/embed-status")
+def org_embed_status(request: Request, caller: CallerDep) -> Response:
+    """Every guild's embed status in one answer: the app asks once, not once per guild."""
+    with database(request).read() as tx:
+        rows = _embed_statuses(tx, caller, tx.agents(), _with_size(request, caller))
+    return JsonResponse({"agents": rows})
+
+
+def _with_size(request: Request, caller: Caller) -> bool:
+    """Only for operators: the size counts notes that others may not read."""
+    return caller.is_operator and bool(getattr(request.app.state, "extensions", True))
+
+
+def _embed_statuses(
+    tx: Transaction, caller: Caller, agents: list[AgentRecord], with_size: bool = False
+) -> list[dict[str, Any]]:
+    org_id = tx.meta("org_id")
+    readable = readable_by(tx, caller)
+    rows: list[dict[str, Any]] = []
+    for agent in agents:
+        task = tx.task(agent.id, with_revisions=False)
+        assert task is not None
+        expansion = expand_live_task(tx, agent, task.content)
+        broken = visible_broken_embeds(
+            expansion.broken, task_display_path(org_id, agent.id), readable
+        )
+        row: dict[str, Any] = {"id": agent.id, "broken_embeds": broken}
+        if with_size:
+            row["embedded_bytes"] = expansion.embedded_bytes
+        rows.append(row)
+    return rows
 
 
 def _title(file: OrgFile) -> str:
@@ -92,28 +113,46 @@ def _title(file: OrgFile) -> str:
 
 @router.get("/api/org/embeddable-notes")
 def embeddable_notes(request: Request, caller: CallerDep) -> Response:
+    """No note text is read; the answer is kept per caller until a note or collection changes
+    (EXTENSION: an ETag, so a client that has it gets 304)."""
     with database(request).read() as tx:
-        files = tx.files()
-    # Extension: each entry also carries its access list, so the Insert picker can say which
-    # notes the agent being edited can read (docs/API-EXTENSIONS.md). A spec-only server
-    # leaves it out.
-    with_access = bool(getattr(request.app.state, "extensions", True))
-    notes = [
+        generation = tx.files_generation()
+        etag = f'"notes-{generation}-{sha256_hex(caller.type + ":" + caller.id)[:16]}"'
+        # Extension: each entry also carries its access list, so the Insert picker can say
+        # which notes the agent being edited can read (docs/API-EXTENSIONS.md). A spec-only
+        # server leaves it out.
+        with_access = bool(request.app.state.extensions)
+        key = etag if with_access else etag + "-spec"
+        cache: dict[str, bytes] = request.app.state.embeddable_cache
+        body = cache.get(key)
+        if body is None:
+            body = orjson.dumps({"notes": _embeddable(tx, caller, with_access)})
+            if len(cache) >= 64:  # a few callers at a time: keep the newest answers
+                cache.pop(next(iter(cache)))
+            cache[key] = body
+    if not request.app.state.extensions:
+        return Response(body, media_type="application/json")
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers={"ETag": etag})
+    return Response(body, media_type="application/json", headers={"ETag": etag})
+
+
+def _embeddable(tx: Transaction, caller: Caller, with_access: bool) -> list[dict[str, Any]]:
+    return [
         {
-            "display_path": f.display_path,
-            "title": _title(f),
-            "kind": f.kind,
-            "level": level_of(f.display_path),
-            **({"access": _access(f)} if with_access else {}),
+            "display_path": path,
+            "title": title or file_stem(path),
+            "kind": kind,
+            "level": level_of(path),
+            **({"access": _access(access)} if with_access else {}),
         }
-        for f in files
-        if f.kind in ("note", "collection") and caller.can_read(f.access)
+        for path, kind, title, access in tx.embeddable_files()
+        if caller.can_read(access)
     ]
-    return JsonResponse({"notes": notes})
 
 
-def _access(file: OrgFile) -> list[dict[str, str]]:
-    return [{"principal": e.principal, "role": e.role} for e in file.access]
+def _access(access: tuple[AccessEntry, ...]) -> list[dict[str, str]]:
+    return [{"principal": e.principal, "role": e.role} for e in access]
 
 
 def note_body(file: OrgFile) -> dict[str, Any]:
@@ -127,7 +166,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
     }
     if file.kind == "note":
         body["text"] = file.text or ""
-    body["access"] = _access(file)
+    body["access"] = _access(file.access)
     return body
 
 

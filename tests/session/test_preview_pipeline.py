@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,11 +32,17 @@ class CountingNotes:
     asked: list[str] = field(default_factory=list)
 
     def expand_for_preview(
-        self, task_text: str, *, org_id: str, reader: Reader, task_path: str = ""
+        self,
+        task_text: str,
+        *,
+        org_id: str,
+        reader: Reader,
+        task_path: str = "",
+        progress: Callable[[int, int], None] | None = None,
     ) -> PreviewExpansion:
         self.asked.append(task_text)
         return self.real.expand_for_preview(
-            task_text, org_id=org_id, reader=reader, task_path=task_path
+            task_text, org_id=org_id, reader=reader, task_path=task_path, progress=progress
         )
 
 

@@ -6,8 +6,15 @@ from datetime import UTC, datetime
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from widgets.common.icons import icon
+from app.core.last_change import last_change
+from app.core.models import TaskDoc
+from widgets.common.icons import show_icon
 from widgets.common.plain_text import plain_label
+
+FROM_REVISIONS_TIP = (
+    "This server doesn't say who changed the Task last: the newest earlier version names "
+    "who replaced it, which is who made this one."
+)
 
 
 def parse_time(value: str | datetime | None) -> datetime | None:
@@ -58,7 +65,7 @@ class ProvenanceStrip(QWidget):
         super().__init__(parent)
         self.setObjectName("ProvenanceStrip")
         self.icon_label = QLabel()
-        self.icon_label.setPixmap(icon("history").pixmap(14, 14))
+        show_icon(self.icon_label, "history", 14)
         self.label = plain_label()  # who changed it: a name from a server
         self.label.setObjectName("hint")
         layout = QHBoxLayout(self)
@@ -69,6 +76,15 @@ class ProvenanceStrip(QWidget):
         self._by: str | None = None
         self._version: int | None = None
         self._seeded = False
+        self._from_revisions = False
+
+    def show_task(self, doc: TaskDoc, now: datetime | None = None) -> None:
+        """The live version's author and time, read from the revisions when the server
+        gives no other source (and said so)."""
+        change = last_change(doc)
+        self.set_provenance(
+            change.by, change.when, doc.version, now, change.from_revisions, seeded=doc.seeded
+        )
 
     def set_provenance(
         self,
@@ -76,11 +92,13 @@ class ProvenanceStrip(QWidget):
         when: str | datetime | None,
         version: int,
         now: datetime | None = None,
+        from_revisions: bool = False,
         *,
         seeded: bool = False,
     ) -> None:
         """``seeded``: the text the workspace file seeded, which nobody has edited since."""
         self._by, self._when, self._version, self._seeded = by, when, version, seeded
+        self._from_revisions = from_revisions
         self.refresh(now)
 
     def refresh(self, now: datetime | None = None) -> None:
@@ -94,6 +112,8 @@ class ProvenanceStrip(QWidget):
                 parts.append(f"seeded {relative_time(self._when, now)}")
         else:
             parts = [f"Last changed by {self._by}" if self._by else "Last change not attributed"]
+            if self._by and self._from_revisions:
+                parts[0] += " (from the versions)"
             if self._when is not None:
                 parts.append(relative_time(self._when, now))
         parts.append(f"v{self._version}")
@@ -102,6 +122,8 @@ class ProvenanceStrip(QWidget):
         self.label.setAccessibleName(text)
         self.setAccessibleName(text)
         tip = exact_time(self._when) if self._when is not None else ""
+        if self._by and self._from_revisions:
+            tip = f"{tip}\n{FROM_REVISIONS_TIP}" if tip else FROM_REVISIONS_TIP
         self.label.setToolTip(tip)
         self.setToolTip(tip)
 

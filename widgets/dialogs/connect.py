@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from widgets.common.accessible_roles import announce, set_accessible_role
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +87,23 @@ class ConnectDialog(QDialog):
         self.remember_box.setAccessibleName(remember)
         # With a keyring, keeping the token is the safe default; a file is the operator's choice.
         self.remember_box.setChecked(keyring_available)
+        # Said on screen, not in a tooltip alone: what happens to the token with no keyring.
+        self.remember_hint = QLabel(
+            "No system keyring is available. Unchecked, the token is kept for this session "
+            "only; checked, in a file in your settings folder that only you can read."
+        )
+        self.remember_hint.setObjectName("hint")
+        self.remember_hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.remember_hint.setWordWrap(True)
+        self.remember_hint.setVisible(not keyring_available)
         if not keyring_available:
-            self.remember_box.setToolTip(
-                "There is no system keyring. Unchecked, the token is kept for this session "
-                "only; checked, in a file in your settings folder that only you can read."
-            )
+            self.remember_box.setToolTip(self.remember_hint.text())
+            self.remember_box.setAccessibleDescription(self.remember_hint.text())
         self.error_label = QLabel()
         self.error_label.setObjectName("formError")
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        set_accessible_role(self.error_label, QAccessible.Role.AlertMessage)
         self.error_label.hide()
 
         form = QFormLayout()
@@ -119,14 +130,23 @@ class ConnectDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.remember_box)
+        layout.addWidget(self.remember_hint)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str, field: QLineEdit | None = None) -> None:
+        """Show why connecting failed; ``field``, if the fault is in one, gets the error as
+        its description and the focus, so a screen reader reads the two together."""
         self.error_label.setText(text)
         self.error_label.show()
         self._fit_error()
+        announce(self.error_label)
+        for each in (self.url_edit, self.token_edit):
+            each.setAccessibleDescription(text if each is field else "")
+        if field is not None:
+            self.error_label.setBuddy(field)
+            field.setFocus()
         self.set_busy(False)
 
     def _fit_error(self) -> None:
@@ -141,7 +161,10 @@ class ConnectDialog(QDialog):
         width = max(label.width(), self.width() - margins.left() - margins.right())
         label.setMinimumHeight(label.heightForWidth(width))
         layout.activate()
-        self.resize(self.width(), max(self.height(), layout.minimumSize().height()))
+        needed = layout.minimumSize().height()
+        if layout.hasHeightForWidth():  # the wrapped hint and error grow with the text
+            needed = max(needed, layout.totalHeightForWidth(self.width()))
+        self.resize(self.width(), max(self.height(), needed))
 
     def set_busy(self, busy: bool) -> None:
         """While signing in: one attempt at a time."""
@@ -151,16 +174,18 @@ class ConnectDialog(QDialog):
     def _on_connect(self) -> None:
         url, problem = check_server_url(self.url_edit.text())
         if url is None:
-            self.show_error(problem)
-            self.url_edit.setFocus()
+            self.show_error(problem, self.url_edit)
             return
         token = self.token_edit.text().strip()
         if not token:
-            self.show_error("Enter your token. Your server's administrator can give you one.")
-            self.token_edit.setFocus()
+            self.show_error(
+                "Enter your token. Your server's administrator can give you one.", self.token_edit
+            )
             return
         keep = self.remember_box.isChecked()
         self.request = ConnectRequest(url, token, keep, in_file=keep and not self._keyring)
         self.error_label.hide()
+        for each in (self.url_edit, self.token_edit):
+            each.setAccessibleDescription("")
         self.set_busy(True)
         self.submitted.emit(self.request)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from app.core.line_endings import LineEndings
 from app.core.models import EmbeddableNote
+from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
-from widgets.editor.embeddable_model import EmbeddableModel
+from widgets.editor.embeddable_model import EmbeddableModel, NoteList
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
 
 _EMBED_OPEN = "![["
@@ -32,6 +34,7 @@ class TaskEditor(QPlainTextEdit):
         embeddable: EmbeddableModel | None = None,
     ) -> None:
         super().__init__(parent)
+        self._endings = LineEndings("")
         self.setObjectName("TaskEditor")
         self.setAccessibleName("Task text")
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -46,20 +49,31 @@ class TaskEditor(QPlainTextEdit):
         self.completer.setWidget(self)
         self.completer.path_chosen.connect(self.on_completion_chosen)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.highlighter.set_theme(current_theme())  # light or dark changed
+
     # ------------------------------------------------------------------ what others call
 
     def set_text(self, text: str) -> None:
         """Replace the whole text (a load, not an edit: the undo history starts afresh)."""
+        self.keep_line_endings_of(text)
         self.setPlainText(text)
 
+    def keep_line_endings_of(self, text: str) -> None:
+        """``text``'s line breaks are the ones `text` gives back (Qt shows each as one)."""
+        self._endings = LineEndings(text)
+
     def text(self) -> str:
-        return self.toPlainText()
+        """The text with the loaded text's own line breaks (CRLF stays CRLF)."""
+        return self._endings.restore(self.toPlainText())
 
     def set_verdicts(self, verdicts: Mapping[str, EmbedVerdict]) -> None:
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""
         self.highlighter.set_verdicts(verdicts)
 
-    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
         self.embeddable_model.set_notes(notes)
 
     def insert_embed(self, display_path: str) -> None:
@@ -69,6 +83,13 @@ class TaskEditor(QPlainTextEdit):
         cursor.insertText(f"{_EMBED_OPEN}{display_path}]]")
         cursor.endEditBlock()
         self.setTextCursor(cursor)
+        self.setFocus()
+
+    def go_to_line(self, line: int) -> None:
+        """Put the cursor at the start of ``line`` (1-based, clamped to the text) in view."""
+        block = self.document().findBlockByNumber(max(0, min(line, self.blockCount()) - 1))
+        self.setTextCursor(QTextCursor(block))
+        self.centerCursor()
         self.setFocus()
 
     def completion_prefix(self) -> str | None:
@@ -125,7 +146,8 @@ class TaskEditor(QPlainTextEdit):
             popup.hide()
             return
         rect = self.cursorRect()
-        rect.setWidth(max(popup.minimumWidth(), popup.sizeHintForColumn(0)))
+        # Not sizeHintForColumn: it would measure every row of a list of thousands.
+        rect.setWidth(popup.minimumWidth())
         self.completer.complete(rect)
         popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
 

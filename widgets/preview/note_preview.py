@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.common.icons import icon
+from widgets.common.icons import show_icon
 from widgets.common.plain_text import plain_label
 from widgets.preview.preview_pane import PreviewPane
 
@@ -79,7 +79,7 @@ class NotePreviewDialog(QDialog):
         self.unreachable_label.setText(message)
         self.unreachable_label.setAccessibleName(message)
         self.unreachable_icon = QLabel()
-        self.unreachable_icon.setPixmap(icon("unreachable").pixmap(18, 18))
+        show_icon(self.unreachable_icon, "unreachable", 18)
         self.unreachable_icon.setAlignment(Qt.AlignmentFlag.AlignTop)
 
         self.close_button = QPushButton("Close")

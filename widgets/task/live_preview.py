@@ -42,6 +42,7 @@ class LivePreview(QObject):
 
     features_changed = Signal()
     previewed = Signal()  # a new preview is shown (its unreachable embeds may differ)
+    shown = Signal(object)  # PreviewResult, once it is on screen
 
     def __init__(
         self,
@@ -67,8 +68,8 @@ class LivePreview(QObject):
         self._server_verdicts = server_verdicts
         self._connection: Connection | None = None
         self._notice: str | None = None
-        self._notes: PreviewNotes | None = None
         self.pipeline: PreviewPipeline | None = None
+        self.notes: PreviewNotes | None = None  # the open server's, shared with References
         self.last_preview: PreviewResult | None = None
         self._size_timer = QTimer(self)
         self._size_timer.setSingleShot(True)
@@ -81,19 +82,26 @@ class LivePreview(QObject):
             self.pipeline.set_context(None)
             self.pipeline.deleteLater()
         self._connection = connection
-        self._notes = notes = PreviewNotes(
-            connection.client, connection.store, connection.server_key
+        notes = PreviewNotes(
+            connection.client,
+            connection.store,
+            connection.server_key,
+            lacks_note_text=connection.features.note_text is False,  # learnt at sign-in
         )
+        self.notes = notes
         pipeline = PreviewPipeline(
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )
         pipeline.ready.connect(self.on_preview)
+        pipeline.loading.connect(self._panel.loading_notice.on_loading)
+        pipeline.idle.connect(self._panel.loading_notice.on_idle)
         pipeline.message.connect(self._messages.show)
         self.pipeline = pipeline
 
     def clear(self) -> None:
         """Another agent is opening: nothing is previewed until its text is in the editor."""
         self.last_preview = None
+        self._panel.loading_notice.on_idle()
         if self.pipeline is not None:
             self.pipeline.set_context(None)
 
@@ -116,8 +124,8 @@ class LivePreview(QObject):
     def server_back(self) -> None:
         """The server answers again: preview at once, asking about the notes it could not
         reach, so a notice about them goes."""
-        if self._notes is not None:
-            self._notes.retry_unreachable()
+        if self.notes is not None:
+            self.notes.retry_unreachable()
         if self.pipeline is not None:
             self.pipeline.schedule()
 
@@ -153,6 +161,7 @@ class LivePreview(QObject):
         elif not result.notice:
             self._messages.withdraw(MessageKey.PREVIEW)  # the preview is exact again
         self._notice = result.notice
+        self.shown.emit(result)
 
     def broken_in_edits(
         self, live_text: str | None

@@ -19,6 +19,9 @@ ROW_ROLE = Qt.ItemDataRole.UserRole + 4
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 5
 DETAIL_ROLE = Qt.ItemDataRole.UserRole + 6
 
+UNKNOWN_PERSON = "unknown"
+"""Who replaced a version when the server names nobody (a deleted person, a system actor)."""
+
 AnyIndex = QModelIndex | QPersistentModelIndex
 Clock = Callable[[], datetime]
 
@@ -40,7 +43,8 @@ class RevisionRow:
 
     def detail(self, now: datetime) -> str:
         """The second line: ``replaced 16 Feb 2026 by Chen``, ``changed 3 min ago by Ann``."""
-        who = f"by {self.by}" if self.by else ""
+        # An earlier version was replaced by someone, even when the server doesn't say who.
+        who = f"by {self.by}" if self.by else ("" if self.live else f"by {UNKNOWN_PERSON}")
         if self.live and not self.when:
             return who
         verb = "changed" if self.live else "replaced"

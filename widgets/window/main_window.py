@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
@@ -23,11 +22,16 @@ from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice
 from widgets.dialogs.connect import ConnectDialog, ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
+from widgets.window.embed_marks import EmbedMarks
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
 from widgets.window.sidebar import Sidebar
+from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
+from widgets.window.status_line import StatusLine
+from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
 from widgets.window.window_place import keep_place, restore_place
+from widgets.window.window_size import size_to_screen
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
@@ -36,8 +40,6 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from widgets.task.task_tab import TaskTab
 
 log = logging.getLogger(__name__)
-
-APP_NAME = "Taskdesk"
 
 
 class MainWindow(QMainWindow):
@@ -61,7 +63,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
-        self.resize(1280, 800)
+        size_to_screen(self)  # a larger font must not push the window off the screen
         self.log_path = log_path
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
@@ -85,8 +87,13 @@ class MainWindow(QMainWindow):
         self.features_label.setObjectName("serverFeatures")
         self.features_label.hide()
         self.statusBar().addPermanentWidget(self.features_label)
+        self.status_line = StatusLine(self.statusBar())
 
         self.agent_model = AgentListModel()
+        self.unsaved_marks = UnsavedMarks(self, self.agent_model)
+        self.embed_marks = EmbedMarks(
+            self.runner, self._on_embed_status, self._on_embed_status_failed
+        )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -113,6 +120,12 @@ class MainWindow(QMainWindow):
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
 
+        SidebarJump(
+            self.actions_.jump_to_agents,
+            self.sidebar,
+            self.sidebar.list_view,
+            lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
+        )
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
@@ -144,6 +157,8 @@ class MainWindow(QMainWindow):
             tab.leave_requested.connect(self.ask_before_leaving)
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
+            tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+            self.status_line.follow_editor(tab.editor)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -211,26 +226,26 @@ class MainWindow(QMainWindow):
                 "you are)."
             )
         self.show_server_features()
+        self.status_line.show_connection(
+            connection.url,
+            local=connection.local,
+            me=me,
+            features=connection.features,
+            offline=connection.offline_as_of is not None,
+        )
         self.task_tab.set_connection(connection)
         self.connected.emit()
-        self.refresh_embed_status()
         first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
         if first is not None:
             self.open_agent(first)
+        self.refresh_embed_status()  # after the Task's request: it is what the operator waits for
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
 
-    def refresh_embed_status(self) -> None:
-        """Mark agents whose Task embeds files they can't reach (one request per guild)."""
-        if self.connection is None:
-            return
-        client = self.connection.client
-        for gid in self.connection.guild_ids():
-            self.runner.submit(
-                partial(client.embed_status, gid),
-                on_done=self._on_embed_status,
-                on_error=self._on_embed_status_failed,
-            )
+    def refresh_embed_status(self, guild_ids: list[str] | None = None) -> None:
+        """Mark agents whose Task embeds files they can't reach (``guild_ids``, else all)."""
+        if self.connection is not None:
+            self.embed_marks.refresh(self.connection, guild_ids)
 
     def show_server_features(self) -> None:
         """The status line naming what this server lacks (hidden when it lacks nothing)."""
@@ -258,14 +273,15 @@ class MainWindow(QMainWindow):
     def on_agent_chosen(self, agent_id: str) -> None:
         self.ask_before_leaving("switch to another agent", lambda: self.open_agent(agent_id))
 
-    def on_agent_id_entered(self, agent_id: str) -> None:
+    def on_agent_id_entered(self, agent_id: str, guild_id: str = "") -> None:
         """An id typed in "Open agent by id…": read its Task off the GUI thread, then open it."""
         from app.connect.connection import look_up_agent
 
         connection = self.connection
         if connection is None:
             return
-        if self.agent_model.agent(agent_id) is not None:
+        known = self.agent_model.agent(agent_id)
+        if known is not None and (not guild_id or known.guild_id == guild_id):
             self.on_agent_chosen(agent_id)
             return
 
@@ -275,11 +291,14 @@ class MainWindow(QMainWindow):
             connection.add_agent(agent)
             self.agent_model.add_agent(agent)
             self.open_agent(agent.id)
+            if agent.guild_id:
+                self.show_server_features()
+                self.refresh_embed_status()
 
         self.ask_before_leaving(
             "open another agent",
             lambda: self.runner.submit(
-                lambda: look_up_agent(connection, agent_id),
+                lambda: look_up_agent(connection, agent_id, guild_id),
                 on_done=found,
                 on_error=lambda exc: self.messages.error(failure_text(exc)),
             ),
@@ -290,30 +309,31 @@ class MainWindow(QMainWindow):
         if agent is None:
             return
         self.sidebar.select_agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
+        self.unsaved_marks.show_agent(agent_id, agent.name)  # now, even if its Task fails to load
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
     def on_agent_shown(self, agent_id: str) -> None:
         agent = self.agent_model.agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}" if agent else APP_NAME)
+        self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
             from app.connect.connection import remember_last_agent
 
             key = self.connection.server_key
             by_id = not self.connection.features.agent_list
+            guild = agent.guild_id if agent is not None and by_id else ""
             self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
-                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id),
+                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id, guild_id=guild),
                 on_done=lambda _: None,
                 on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
                 lane="disk",
             )
 
     def on_task_saved(self, agent: AgentRow) -> None:
-        # A save can change which embeds reach their files: ask the server again.
-        self.refresh_embed_status()
+        # A save can change which embeds reach their files: ask again about its guild.
+        self.refresh_embed_status([agent.guild_id] if agent.guild_id else None)
 
     # ------------------------------------------------------------------ connecting
 
@@ -360,6 +380,18 @@ class MainWindow(QMainWindow):
             self.close()
 
         self.ask_before_leaving("close Taskdesk", close_now)
+
+    def keep_draft(self) -> None:
+        """Write the unsaved text as a draft now (it is offered back on the next start)."""
+        if self._task_tab is not None and not self._shut_down:
+            self._task_tab.keep_draft()
+
+    def quit_keeping_draft(self) -> None:
+        """Close without asking: the session is ending and nobody is there to answer."""
+        self._closing_confirmed = True
+        for dialog in self.findChildren(QDialog):
+            dialog.reject()
+        self.close()
 
     def secrets(self) -> list[str]:
         """Tokens in use, so logs can scrub them."""

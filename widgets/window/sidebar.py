@@ -5,8 +5,10 @@ On a server that lists no agents it also offers "Open agent by id…".
 
 from __future__ import annotations
 
+from functools import cache
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtGui import QFont, QIcon, QPainter
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,7 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.fields import name_clear_button, show_search_icon
 from widgets.common.icons import icon
+from widgets.common.theme import Theme, current_theme
 from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
@@ -31,7 +35,11 @@ from widgets.window.agent_list_model import (
     AgentListModel,
 )
 
-WARNING_COLOUR = QColor("#b45309")
+
+@cache
+def unreachable_icon(theme: Theme) -> QIcon:
+    """The sidebar's mark for an agent whose Task embeds files it can't reach."""
+    return icon("unreachable", theme.danger_mark)
 
 
 class _AgentDelegate(QStyledItemDelegate):
@@ -40,8 +48,9 @@ class _AgentDelegate(QStyledItemDelegate):
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
+        # One height for headings and agents: the view then measures one row, not thousands.
         size = super().sizeHint(option, index)
-        return QSize(size.width(), max(size.height(), 28 if index.data(IS_GUILD_ROLE) else 26))
+        return QSize(size.width(), max(size.height(), 28))
 
     def paint(
         self,
@@ -54,9 +63,9 @@ class _AgentDelegate(QStyledItemDelegate):
             font = QFont(option.font)
             font.setBold(True)
             font.setCapitalization(QFont.Capitalization.AllUppercase)
-            font.setPointSizeF(max(font.pointSizeF() * 0.8, 7.0))
+            font.setPointSizeF(max(font.pointSizeF() * 0.85, 8.0))
             painter.setFont(font)
-            painter.setPen(option.palette.color(option.palette.ColorRole.PlaceholderText))
+            painter.setPen(current_theme().colour("muted"))  # 4.5:1 on the list
             rect = option.rect.adjusted(8, 6, -8, 0)
             painter.drawText(
                 rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(index.data())
@@ -74,13 +83,11 @@ class _AgentDelegate(QStyledItemDelegate):
             r = option.rect
             icon("budget").paint(painter, QRect(r.right() - 38, r.center().y() - 7, 14, 14))
         if index.data(BROKEN_EMBEDS_ROLE):
-            painter.save()
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(WARNING_COLOUR)
+            # A shape, not a coloured dot alone: the broken-link icon of the banner.
             r = option.rect
-            painter.drawEllipse(r.right() - 18, r.center().y() - 4, 8, 8)
-            painter.restore()
+            unreachable_icon(current_theme()).paint(
+                painter, QRect(r.right() - 22, r.center().y() - 7, 14, 14)
+            )
 
 
 OPEN_BY_ID = "Open agent by id…"
@@ -95,12 +102,20 @@ class OpenAgentByIdDialog(QDialog):
         self.setAccessibleName("Open agent by id")
         hint = QLabel(
             "This server doesn't list its agents. Enter the id of the agent whose Task you "
-            "want to open, such as a_scout."
+            "want to open, such as a_scout, and its guild's id if you know it: Taskdesk then "
+            "asks the server which embeds the agent can't reach."
         )
         hint.setWordWrap(True)
         self.id_edit = QLineEdit()
         self.id_edit.setAccessibleName("Agent id")
         self.id_edit.setPlaceholderText("a_scout")
+        self.guild_edit = QLineEdit()
+        self.guild_edit.setAccessibleName("Guild id, optional")
+        self.guild_edit.setPlaceholderText("guild_ops (optional)")
+        self.guild_edit.setToolTip(
+            "The agent's guild: with it, Taskdesk asks the server which embeds the agent "
+            "can't reach."
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.open_button = buttons.addButton("Open", QDialogButtonBox.ButtonRole.AcceptRole)
         self.open_button.setDefault(True)
@@ -112,6 +127,7 @@ class OpenAgentByIdDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form = QFormLayout()
         form.addRow("Agent id", self.id_edit)
+        form.addRow("Guild id", self.guild_edit)
         layout = QVBoxLayout(self)
         layout.addWidget(hint)
         layout.addLayout(form)
@@ -120,13 +136,16 @@ class OpenAgentByIdDialog(QDialog):
     def agent_id(self) -> str:
         return self.id_edit.text().strip()
 
+    def guild_id(self) -> str:
+        return self.guild_edit.text().strip()
+
 
 class Sidebar(QWidget):
     """Agents by guild. ``agent_chosen(agent_id)`` fires when the operator picks one;
-    ``agent_id_entered(agent_id)`` when they type an id in "Open agent by id…"."""
+    ``agent_id_entered(agent_id, guild_id)`` when they type an id in "Open agent by id…"."""
 
     agent_chosen = Signal(str)
-    agent_id_entered = Signal(str)
+    agent_id_entered = Signal(str, str)  # agent id, guild id ("" when not given)
 
     def __init__(self, model: AgentListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,13 +154,14 @@ class Sidebar(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter agents")
         self.filter_edit.setAccessibleName("Filter agents")
-        self.filter_edit.setClearButtonEnabled(True)
+        name_clear_button(self.filter_edit, "Clear the filter")
+        show_search_icon(self.filter_edit)
         self.filter_edit.textChanged.connect(self.model.set_filter)
         self.list_view = QListView()
         self.list_view.setAccessibleName("Agents")
         self.list_view.setModel(model)
         self.list_view.setItemDelegate(_AgentDelegate(self.list_view))
-        self.list_view.setUniformItemSizes(False)
+        self.list_view.setUniformItemSizes(True)
         self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list_view.clicked.connect(self._on_activated)
         self.list_view.activated.connect(self._on_activated)
@@ -183,7 +203,7 @@ class Sidebar(QWidget):
             self.open_by_id_dialog = None
             dialog.deleteLater()
             if result and dialog.agent_id():
-                self.agent_id_entered.emit(dialog.agent_id())
+                self.agent_id_entered.emit(dialog.agent_id(), dialog.guild_id())
 
         dialog.finished.connect(done)
         dialog.open()

@@ -1,0 +1,65 @@
+"""A slow server: the operator sees progress, and no request is sent whose answer is known."""
+
+from __future__ import annotations
+
+import re
+
+from app.core.models import AgentRow
+from tests.interop.steps import connect, open_by_id
+from tests.spec_server import CRLF_TASK, SpecServer
+from tests.window_steps import LOAD_TIMEOUT_MS
+from widgets.window.main_window import MainWindow
+
+
+def test_opening_a_task_reads_it_once_and_never_asks_for_notes_the_server_lacks(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    assert window.connection is not None and window.connection.features.note_text is False
+    notes_at_sign_in = [r.path for r in spec_server.requests if "/api/notes/" in r.path]
+    open_by_id(qtbot, window, "a_writer")
+    qtbot.waitUntil(lambda: window.task_tab.last_preview is not None, timeout=LOAD_TIMEOUT_MS)
+    window.runner.wait_idle()
+    reads = spec_server.seen("GET", "/a_writer/files/task.md")
+    assert len(reads) == 1, [r.path for r in spec_server.requests]
+    # Sign-in found out the server has no note endpoint: the preview never asks again.
+    notes = [r.path for r in spec_server.requests if "/api/notes/" in r.path]
+    assert notes == notes_at_sign_in
+
+
+def test_a_slow_server_shows_note_lookups_in_progress_in_the_preview(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    spec_server.variations.note_text = True
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    assert window.connection is not None and window.connection.features.note_text is True
+    spec_server.variations.delay = 1.0  # every answer from now on takes a second
+    notice = window.task_tab.preview.loading_notice
+    # The look-up by id takes a second; the Task's read is handed over, the notes are asked.
+    open_by_id(qtbot, window, "a_writer")
+    qtbot.waitUntil(
+        lambda: notice.isVisible() and "notes" in notice.text(), timeout=LOAD_TIMEOUT_MS
+    )
+    assert re.fullmatch(r"Loading notes \(\d of \d\)…", notice.text()), notice.text()
+    qtbot.waitUntil(lambda: not notice.isVisible(), timeout=LOAD_TIMEOUT_MS)
+    preview = window.task_tab.last_preview
+    assert preview is not None and "Be kind." in preview.expansion.text
+
+
+def test_a_slow_task_read_says_it_is_loading(qtbot, make_window, spec_server: SpecServer) -> None:
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    assert window.connection is not None
+    clerk = AgentRow("a_clerk", "a_clerk", "", 0)  # remembered from an earlier start
+    window.connection.add_agent(clerk)
+    window.agent_model.add_agent(clerk)
+    spec_server.variations.delay = 1.0
+    notice = window.task_tab.preview.loading_notice
+    with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        window.open_agent("a_clerk")  # never read here: no copy to show meanwhile
+        qtbot.waitUntil(notice.isVisible, timeout=LOAD_TIMEOUT_MS)
+        assert notice.text() == "Loading the Task…"
+    qtbot.waitUntil(lambda: not notice.isVisible(), timeout=LOAD_TIMEOUT_MS)
+    assert window.task_tab.editor.text() == CRLF_TASK
