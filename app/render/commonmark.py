@@ -1,0 +1,80 @@
+"""The one Markdown dialect of the preview: CommonMark with GitHub's tables, task lists,
+strikethrough and web autolinks (markdown-it), and the top-level blocks of a text."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+_CHECKBOX = '<input class="task-list-item-checkbox"'
+_CHECKED = "\N{BALLOT BOX WITH CHECK}"
+_UNCHECKED = "\N{BALLOT BOX}"
+
+Env = MutableMapping[str, Any]
+
+
+def _plain_task_boxes_and_aligns(state: StateCore) -> None:
+    """A task item's box becomes a box character (an ``<input>`` is neither safe nor
+    needed: the preview is read-only), and a table cell's ``text-align`` style becomes an
+    ``align`` attribute (the sanitiser lets no style through)."""
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            first = token.children[0]
+            if first.type == "html_inline" and first.content.startswith(_CHECKBOX):
+                # Made by the task list rule just now: text written in the Task that looks
+                # the same stays raw HTML, for the sanitiser.
+                box = _CHECKED if 'checked="checked"' in first.content else _UNCHECKED
+                token.children[0] = Token("text", "", 0, content=box)
+        elif token.type in ("th_open", "td_open"):
+            style = token.attrs.pop("style", None)
+            if isinstance(style, str) and style.startswith("text-align:"):
+                token.attrs["align"] = style.removeprefix("text-align:")
+
+
+def _web_links_only(md: MarkdownIt) -> None:
+    """Bare links are linked only when they start with http:// or https:// (GitHub links
+    ``www.`` and e-mail addresses too; a Task reads them as written)."""
+    linkify = md.linkify
+    if linkify is None:  # linkify-it-py is a dependency; without it no bare link is linked
+        return
+    linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
+    for schema in ("mailto:", "ftp:", "//"):
+        linkify.add(schema, None)
+
+
+def new_markdown() -> MarkdownIt:
+    """A renderer of the preview's dialect (keeps no state between calls, but build one a
+    thread: its rule chains are cached lazily)."""
+    md = MarkdownIt("commonmark", {"linkify": True})
+    # Lists nested ten deep stay whole (the preset stops at 20 token levels, two a list);
+    # deeper text is shown as written (MarkdownBlocks), never dropped.
+    md.options["maxNesting"] = 60
+    md.enable(["table", "strikethrough", "linkify"])
+    _web_links_only(md)
+    md.use(tasklists_plugin)
+    md.core.ruler.push("taskdesk_plain_boxes", _plain_task_boxes_and_aligns)
+    return md
+
+
+def new_block_parser() -> MarkdownIt:
+    """The same dialect's block parser alone (no inline parsing): where top-level blocks
+    start and end, and the reference definitions."""
+    md = MarkdownIt("commonmark").enable("table")
+    md.disable(["inline", "text_join"])
+    return md
+
+
+def top_level_spans(parser: MarkdownIt, text: str, env: Env | None = None) -> list[range]:
+    """The lines ``[start, end)`` of each top-level block of ``text``; the lines between
+    (blank lines, link reference definitions) belong to none."""
+    tokens = parser.parse(text, {} if env is None else env)
+    return [
+        range(*token.map)
+        for token in tokens
+        if token.level == 0 and token.map and token.nesting >= 0
+    ]
