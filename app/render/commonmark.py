@@ -22,14 +22,17 @@ def _plain_task_boxes_and_aligns(state: StateCore) -> None:
     """A task item's box becomes a box character (an ``<input>`` is neither safe nor
     needed: the preview is read-only), and a table cell's ``text-align`` style becomes an
     ``align`` attribute (the sanitiser lets no style through)."""
-    for token in state.tokens:
-        if token.type == "inline" and token.children:
-            first = token.children[0]
-            if first.type == "html_inline" and first.content.startswith(_CHECKBOX):
-                # Made by the task list rule just now: text written in the Task that looks
-                # the same stays raw HTML, for the sanitiser.
-                box = _CHECKED if 'checked="checked"' in first.content else _UNCHECKED
-                token.children[0] = Token("text", "", 0, content=box)
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type == "list_item_open" and token.attrGet("class") == "task-list-item":
+            # The task list rule marked the item and put the box first in its paragraph's
+            # inline (item, paragraph, inline); a box typed as HTML is left to the sanitiser.
+            inline = tokens[index + 2]
+            if inline.children and inline.children[0].content.startswith(_CHECKBOX):
+                checked = 'checked="checked"' in inline.children[0].content
+                inline.children[0] = Token(
+                    "text", "", 0, content=_CHECKED if checked else _UNCHECKED
+                )
         elif token.type in ("th_open", "td_open"):
             style = token.attrs.pop("style", None)
             if isinstance(style, str) and style.startswith("text-align:"):
