@@ -7,6 +7,7 @@ Qt is imported only once a window is really wanted, so `taskdesk serve`, `expand
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
     from PySide6.QtWidgets import QApplication
 
+    from app.connect.single_instance import InstanceLock
     from widgets.window.main_window import MainWindow
 
 CLI_FLAGS = ("--version", "-V")
@@ -216,8 +218,38 @@ class SmokeOptions:
     timeout_s: float = 90.0
 
 
+ALREADY_OPEN_MESSAGE = (
+    "taskdesk: Taskdesk is already open on this data folder ({folder}); its window was "
+    "brought to the front. (One Taskdesk per data folder keeps every draft: two windows "
+    "would overwrite each other's.)"
+)
+
+
+def claim_data_folder() -> tuple[bool, InstanceLock | None]:
+    """(open a window?, the lock on the data folder). When another Taskdesk holds the
+    folder, it is asked to come forward and no window opens here. A folder that can't be
+    locked (a read-only home) doesn't stop the window: its start-up says what is wrong."""
+    from app.connect.paths import data_dir
+    from app.connect.single_instance import claim_data_folder, request_raise
+
+    folder = data_dir()
+    try:
+        lock = claim_data_folder(folder)
+    except OSError:
+        return True, None
+    if lock is None:
+        with contextlib.suppress(OSError):  # the message still says where the running one is
+            request_raise(folder)
+        print(ALREADY_OPEN_MESSAGE.format(folder=folder), file=sys.stderr, flush=True)
+        return False, None
+    return True, lock
+
+
 def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int:
     """Show the window at once; the server, the session and heavy modules follow it."""
+    proceed, lock = claim_data_folder()
+    if not proceed:
+        return 0
     launch = launch_local_server_early(server_url)
     from PySide6.QtWidgets import QApplication
 
@@ -225,6 +257,10 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
     assert isinstance(app, QApplication)
     prepare_application(app)
     window = open_window(app, server_url, launch)
+    if lock is not None:
+        from widgets.window.raise_requests import RaiseOnRequest
+
+        RaiseOnRequest(window, lock.folder)
     _quit_on_signals(app, window)
     _settle_garbage_collector(window)
     if smoke is not None:

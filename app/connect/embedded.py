@@ -2,33 +2,50 @@
 
 from __future__ import annotations
 
-import json
 import os
 import queue
-import secrets
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 from urllib.parse import urlsplit
 
-from app.connect.credentials import make_private, private_folder, write_private_file
-from app.core.resource_files import demo_workspace_text
+from app.connect.local_workspace import (
+    DATABASE_FILE,
+    FRESH_HINT,
+    SERVER_LOG_FILE,
+    WORKSPACE_FILE,
+    EmbeddedError,
+    local_operator,
+    local_workspace_paths,
+    seed_local_workspace,
+    set_aside_local_workspace,
+)
 
-WORKSPACE_FILE = "local_workspace.json"
-DATABASE_FILE = "local_workspace.sqlite3"
-SERVER_LOG_FILE = "local_server.log"
+__all__ = [  # the local workspace's files are local_workspace's; callers find them here too
+    "DATABASE_FILE",
+    "SERVER_LOG_FILE",
+    "WORKSPACE_FILE",
+    "EmbeddedError",
+    "EmbeddedLaunch",
+    "EmbeddedServer",
+    "launch_embedded",
+    "launch_if_local",
+    "local_operator",
+    "local_workspace_paths",
+    "seed_local_workspace",
+    "server_refusal",
+    "set_aside_local_workspace",
+    "start_embedded",
+]
+
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 3.0
 SERVING_PREFIX = "taskdesk: serving "
 LOOPBACK = "127.0.0.1"
-
-
-class EmbeddedError(RuntimeError):
-    """The local workspace could not be prepared or served; the message says what to do."""
 
 
 class _Stoppable(Protocol):
@@ -49,114 +66,6 @@ class EmbeddedServer:
 
     def stop(self) -> None:
         self.handle.stop()
-
-
-def local_workspace_paths(data_dir: Path) -> tuple[Path, Path]:
-    """The workspace file and database of the local workspace inside ``data_dir``."""
-    return data_dir / WORKSPACE_FILE, data_dir / DATABASE_FILE
-
-
-def seed_local_workspace(data_dir: Path) -> Path:
-    """Copy the demo workspace into ``data_dir`` on first start; later starts keep the copy.
-
-    The copy, not the packaged resource, is what the server seeds from: an installed
-    program's resources may sit inside a zip, and the operator's workspace should not
-    change when the program is upgraded. The demo's tokens are published with the program,
-    so the copy gets fresh random ones (people and agents keep their names and roles), and
-    the folder and its files are private to the user (0700, 0600): anyone who could read
-    them could sign in to the local server as anyone. A copy made before this still holds
-    the published tokens; they are replaced, in the database too.
-    """
-    workspace_path, db_path = local_workspace_paths(data_dir)
-    try:
-        private_folder(data_dir)
-        if workspace_path.exists():
-            for path in (workspace_path, *_database_files(db_path), data_dir / SERVER_LOG_FILE):
-                make_private(path)
-            _replace_published_tokens(workspace_path, db_path)
-            return workspace_path
-        text = demo_workspace_text()
-        write_private_file(workspace_path, _with_fresh_tokens(json.loads(text), {}))
-    except OSError as exc:
-        raise EmbeddedError(
-            f"Cannot create the local workspace in {data_dir}: {exc.strerror or exc}. "
-            "Free some disk space or make the folder writable, then start Taskdesk again."
-        ) from None
-    return workspace_path
-
-
-def _database_files(db_path: Path) -> tuple[Path, ...]:
-    return (
-        db_path,
-        db_path.with_name(db_path.name + "-wal"),
-        db_path.with_name(db_path.name + "-shm"),
-    )
-
-
-def new_token() -> str:
-    """A secret no one can guess: 256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-def _with_fresh_tokens(data: dict[str, Any], replaced: dict[str, str]) -> bytes:
-    """The workspace with every token replaced (``replaced`` gets id → new token)."""
-    for entry in [*data.get("people", []), *data.get("agents", [])]:
-        if isinstance(entry, dict) and entry.get("token"):
-            entry["token"] = replaced.setdefault(str(entry["id"]), new_token())
-    return json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
-
-
-def _published_tokens() -> set[str]:
-    demo = json.loads(demo_workspace_text())
-    return {e["token"] for e in [*demo["people"], *demo["agents"]] if e.get("token")}
-
-
-def _replace_published_tokens(workspace_path: Path, db_path: Path) -> None:
-    """A local workspace made by an earlier Taskdesk holds the demo's published tokens:
-    give it fresh ones, in the file and in the database the server seeded from it."""
-    try:
-        data = json.loads(workspace_path.read_text(encoding="utf-8"))
-        entries = [*data.get("people", []), *data.get("agents", [])]
-        if not any(isinstance(e, dict) and e.get("token") in _published_tokens() for e in entries):
-            return
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        return  # a damaged file: local_operator says so in words
-    replaced: dict[str, str] = {}
-    body = _with_fresh_tokens(data, replaced)
-    if db_path.exists():
-        from app.server.database import DatabaseError, ServerDatabase
-
-        try:
-            db = ServerDatabase(db_path)
-        except DatabaseError:
-            return  # the server will report it when it opens the file
-        try:
-            with db.write() as tx:
-                tx.replace_tokens(replaced)
-        finally:
-            db.close()
-    write_private_file(workspace_path, body)  # after the database: a crash leaves it to redo
-
-
-def local_operator(workspace_path: Path) -> tuple[str, str]:
-    """The first operator of the workspace: (token, name). The local person signs in as them."""
-    from app.core.workspace import WorkspaceError, load_workspace  # not needed to spawn the server
-
-    try:
-        workspace = load_workspace(workspace_path)
-    except WorkspaceError as exc:
-        detail = str(exc)
-        raise EmbeddedError(
-            f"The local workspace {workspace_path} cannot be read ({detail}). "
-            "Move it aside and start Taskdesk again to get a fresh one."
-        ) from None
-    for person in workspace.people:
-        if person.type == "operator":
-            return person.token, person.name
-    raise EmbeddedError(
-        f"The local workspace {workspace_path} has no operator, so nobody could edit a Task. "
-        "Add an operator to its people, or move it aside to get a fresh one."
-    )
 
 
 ServerStarter = Callable[[Path, Path], _Stoppable]
@@ -185,6 +94,13 @@ def start_embedded(data_dir: Path, *, starter: ServerStarter | None = None) -> E
     except EmbeddedError:
         raise
     except Exception as exc:  # the server's own errors vary; the operator needs one message
+        from app.core.workspace import WorkspaceError
+        from app.server.database import DatabaseError
+
+        if isinstance(exc, DatabaseError | WorkspaceError):
+            raise EmbeddedError(
+                f"The local workspace could not be opened: {exc}. {FRESH_HINT}", damaged=True
+            ) from exc
         raise EmbeddedError(
             f"The local workspace could not be started: {exc}. "
             "Use File › Connect to server… to work with another server."
@@ -252,10 +168,10 @@ class EmbeddedLaunch:
             sys.platform.startswith("linux")
             and threading.current_thread() is threading.main_thread()
         )
+        self.log_path = data_dir / SERVER_LOG_FILE
         try:
-            log_fd = os.open(
-                data_dir / SERVER_LOG_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
-            )
+            log_fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._log_start = os.lseek(log_fd, 0, os.SEEK_END)  # this start's lines follow
             self._log = os.fdopen(log_fd, "ab")  # lives with the process
             self.process = subprocess.Popen(
                 _serve_command(self.workspace_path, self.db_path),
@@ -288,11 +204,7 @@ class EmbeddedLaunch:
             line = ""
         if not line.startswith(SERVING_PREFIX):
             self.cancel()
-            raise EmbeddedError(
-                "The local workspace server did not start"
-                f"{'' if not line else f' ({line})'}; its log is {self._log.name}. "
-                "Use File › Connect to server… to work with another server."
-            )
+            raise self._start_failure()
         url = line[len(SERVING_PREFIX) :]
         if urlsplit(url).hostname != LOOPBACK:
             self.cancel()
@@ -315,6 +227,34 @@ class EmbeddedLaunch:
 
     def cancel(self) -> None:
         ServerProcess(self.process, "", self._log).stop()
+
+    def _start_failure(self) -> EmbeddedError:
+        """Why the server didn't start, in its own words (its one line in the log), and
+        whether a fresh local workspace would help."""
+        reason = server_refusal(self.log_path, self._log_start)
+        if reason is None:
+            return EmbeddedError(
+                f"The local workspace server did not start; its log is {self.log_path}. "
+                "Use File › Connect to server… to work with another server."
+            )
+        return EmbeddedError(
+            f"The local workspace could not be opened: {reason}. {FRESH_HINT}", damaged=True
+        )
+
+
+def server_refusal(log_path: Path, start: int) -> str | None:
+    """The line `taskdesk serve` wrote when it refused to start (after ``start`` in its
+    log): the workspace file or database it could not read. None for any other failure."""
+    try:
+        with log_path.open("rb") as log:
+            log.seek(start)
+            lines = log.read(64 * 1024).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        if line.startswith("taskdesk: ") and ("database" in line or "workspace" in line):
+            return line.removeprefix("taskdesk: ").rstrip(".")
+    return None
 
 
 def launch_embedded(data_dir: Path) -> EmbeddedLaunch:

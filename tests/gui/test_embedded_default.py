@@ -67,7 +67,7 @@ def test_a_damaged_local_workspace_says_what_to_do(tmp_path: Path) -> None:
     data.mkdir()
     workspace, _ = local_workspace_paths(data)
     workspace.write_text("{ not json", encoding="utf-8")
-    with pytest.raises(EmbeddedError, match="Move it aside"):
+    with pytest.raises(EmbeddedError, match="fresh local workspace"):
         local_operator(workspace)
     with pytest.raises(EmbeddedError, match="cannot be read"):
         start_embedded(data)

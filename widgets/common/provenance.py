@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from widgets.common.icons import icon
+from widgets.common.plain_text import plain_label
 
 
 def parse_time(value: str | datetime | None) -> datetime | None:
@@ -58,7 +59,7 @@ class ProvenanceStrip(QWidget):
         self.setObjectName("ProvenanceStrip")
         self.icon_label = QLabel()
         self.icon_label.setPixmap(icon("history").pixmap(14, 14))
-        self.label = QLabel("")
+        self.label = plain_label()  # who changed it: a name from a server
         self.label.setObjectName("hint")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)

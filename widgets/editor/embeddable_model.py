@@ -16,6 +16,7 @@ from PySide6.QtCore import (
 
 from app.core.models import EmbeddableNote
 from widgets.common.icons import icon
+from widgets.common.plain_text import inert_tooltip
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -53,7 +54,7 @@ class EmbeddableModel(QAbstractListModel):
         if role in (PATH_ROLE, Qt.ItemDataRole.EditRole):
             return note.display_path
         if role == Qt.ItemDataRole.ToolTipRole:
-            return note.display_path
+            return inert_tooltip(note.display_path)
         if role == LEVEL_ROLE:
             return note.level
         if role == KIND_ROLE:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from widgets.common.icons import icon
+from widgets.common.plain_text import plain_label
 from widgets.preview.preview_pane import PreviewPane
 
 NOT_REACHABLE = "This file is not reachable."
@@ -43,15 +44,15 @@ class NotePreviewDialog(QDialog):
         self.setAccessibleName(shown_title)
         self.reachable = html is not None
 
-        self.title_label = QLabel(shown_title)
+        self.title_label = plain_label(shown_title)  # a note's own words
         self.title_label.setObjectName("title")
-        self.level_label = QLabel(level)
+        self.level_label = plain_label(level)
         self.level_label.setObjectName("levelTag")
         self.level_label.setProperty("level", level)
         self.level_label.setAccessibleName(f"Level: {level}")
-        self.version_label = QLabel(f"v{version}" if version is not None else "")
+        self.version_label = plain_label(f"v{version}" if version is not None else "")
         self.version_label.setObjectName("hint")
-        self.path_label = QLabel(path)
+        self.path_label = plain_label(path)
         self.path_label.setObjectName("hint")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.path_label.setAccessibleName(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from widgets.common.icons import icon
+from widgets.common.plain_text import plain_label
 
 UNREACHABLE_MARK = "Not reachable from the Task"
 
@@ -17,9 +18,9 @@ class AgentHeader(QWidget):
         self.setObjectName("AgentHeader")
         self.icon_label = QLabel()
         self.icon_label.setPixmap(icon("agent").pixmap(28, 28))
-        self.name_label = QLabel("")
+        self.name_label = plain_label()  # names come from a server
         self.name_label.setObjectName("title")
-        self.detail_label = QLabel("")
+        self.detail_label = plain_label()
         self.detail_label.setObjectName("hint")
         self.unreachable_icon = QLabel()
         self.unreachable_icon.setPixmap(icon("unreachable").pixmap(14, 14))

@@ -13,6 +13,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 
 from app.connect.server_features import OPENED_BY_ID
 from app.core.models import AgentRow, BrokenEmbed, Guild
+from widgets.common.plain_text import inert_tooltip
 
 AGENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -122,10 +123,10 @@ class AgentListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if not broken:
                 if not agent.task_version:  # opened by id, its version not read yet
-                    return f"{agent.name} · {row.guild.name}"
-                return f"{agent.name} · {row.guild.name} · v{agent.task_version}"
+                    return inert_tooltip(f"{agent.name} · {row.guild.name}")
+                return inert_tooltip(f"{agent.name} · {row.guild.name} · v{agent.task_version}")
             paths = "\n".join(f"• {b.path}" for b in broken)
-            return f"{NOT_REACHABLE}:\n{paths}"
+            return inert_tooltip(f"{NOT_REACHABLE}:\n{paths}")
         if role == AGENT_ID_ROLE:
             return agent.id
         if role == IS_GUILD_ROLE:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QStatusBar, QWidget
 
 from app.client.scrubbing import scrub_tokens
 from app.core.user_message import Severity, UserMessage
+from widgets.common.plain_text import plain_message_box
 from widgets.window.banners import MessageBar
 
 log = logging.getLogger("taskdesk")
@@ -66,7 +67,7 @@ class Messages(QObject):
             # latest message, not a stack of boxes to click through.
             self.error_box.setText(text)
         else:
-            box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=self._window)
+            box = plain_message_box(QMessageBox.Icon.Warning, title, text, self._window)
             box.setStandardButtons(QMessageBox.StandardButton.Ok)
             box.setAccessibleName(title)
             box.finished.connect(self._on_error_box_closed)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the modules themselves load on first use, after the first p
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
     from app.store import LocalStore
+    from widgets.dialogs.damaged_workspace import DamagedWorkspaceDialog
 
 FIRST_PAINT_FALLBACK_MS = 250
 
@@ -58,6 +59,7 @@ class StartUp(QObject):
         self.tokens: TokenStore | None = None
         self.embedded: EmbeddedServer | None = None
         self.connect_dialog: ConnectDialog | None = None
+        self.damaged_dialog: DamagedWorkspaceDialog | None = None
         self._pending = False
         self._url: str | None = None
         self._launch: EmbeddedLaunch | None = None
@@ -166,8 +168,41 @@ class StartUp(QObject):
         self.connected.emit(connection)
 
     def _on_start_failed(self, exc: BaseException) -> None:
+        from app.connect.embedded import EmbeddedError
+
         self._sidebar.set_empty_text("No workspace is open.")
-        self._messages.error(failure_text(exc))
+        if isinstance(exc, EmbeddedError) and exc.damaged:
+            self._offer_fresh_workspace(str(exc))
+        else:
+            self._messages.error(failure_text(exc))
+
+    def _offer_fresh_workspace(self, text: str) -> None:
+        """A damaged local workspace: a fresh one (the old files kept aside), or a server."""
+        from widgets.dialogs.damaged_workspace import DamagedWorkspaceDialog
+
+        dialog = DamagedWorkspaceDialog(text, self._window)
+        self.damaged_dialog = dialog
+        dialog.fresh_requested.connect(self._start_fresh)
+        dialog.connect_requested.connect(lambda: self.ask(""))
+        dialog.finished.connect(lambda _: setattr(self, "damaged_dialog", None))
+        dialog.open()
+
+    def _start_fresh(self) -> None:
+        from app.connect.embedded import set_aside_local_workspace
+        from app.connect.paths import data_dir
+
+        folder = self._data_dir or data_dir()
+
+        def started_over(aside: Path) -> None:
+            self._messages.info(f"The damaged local workspace is kept in {aside}.")
+            self.start()
+
+        self._sidebar.set_empty_text("Starting…")
+        self._runner.submit(
+            lambda: set_aside_local_workspace(folder),
+            on_done=started_over,
+            on_error=self._on_start_failed,
+        )
 
     def _on_connect_failed(self, exc: BaseException) -> None:
         self._sidebar.set_empty_text("Not connected. Use File › Connect to server….")
