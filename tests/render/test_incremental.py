@@ -185,3 +185,22 @@ def test_an_edit_far_into_a_long_text_parses_only_near_it() -> None:
 def test_deep_nesting_is_shown_not_raised() -> None:
     html = MarkdownBlocks().render(">" * 2000 + " deep")
     assert "deep" in html
+
+
+def test_a_one_word_edit_renders_one_commonmark_block_again() -> None:
+    # Block shapes Python-Markdown split wrongly: a list item's continuation paragraph, a
+    # lazy continuation line, fenced code with blank lines, a list right after its line.
+    shapes = [
+        "1. item\n\n   continued {n}",
+        "> quoted\nlazy {n}",
+        "```\ncode\n\n\nafter blanks {n}\n```",
+        "Rules {n}:\n- one\n  - nested",
+    ]
+    text = build([shapes[n % 4].format(n=n) for n in range(200)])
+    blocks = MarkdownBlocks()
+    blocks.render(text)
+    for word in ("continued 40", "lazy 41", "after blanks 42", "Rules 43"):
+        before = len(blocks._cache)
+        edited = text.replace(word, word + " edited")
+        assert blocks.render(edited) == MarkdownBlocks().render(edited)
+        assert len(blocks._cache) - before == 1, word
