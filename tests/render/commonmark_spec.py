@@ -11,7 +11,6 @@ from pathlib import Path
 
 from app.render.sanitise import sanitise_html
 
-CONFORMANCE_PROPERTY = "commonmark_conformance"
 SPEC_FILE = Path(__file__).parent / "data" / "commonmark_spec_0.29.json"
 
 # Raw HTML is inert in the preview and links go through the one link rule, so the sections

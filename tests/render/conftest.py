@@ -10,8 +10,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.render.commonmark_spec import CONFORMANCE_PROPERTY
-
 # What note and Task text may produce. Kept here, apart from the sanitiser's own list, so a
 # widened sanitiser fails these tests instead of quietly passing them.
 TEXT_TAGS = {
@@ -155,13 +153,3 @@ def parse_tree(html: str) -> Node:
 @pytest.fixture
 def parse_html() -> Callable[[str], Node]:
     return parse_tree
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """The CommonMark conformance figures, printed after the run."""
-    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get(
-        "failed", []
-    ):
-        for name, value in getattr(report, "user_properties", []):
-            if name == CONFORMANCE_PROPERTY and report.when == "call":
-                terminalreporter.write_line(str(value))

@@ -8,13 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from app.render import render_markdown
-from tests.render.commonmark_spec import (
-    CONFORMANCE_PROPERTY,
-    LEFT_OUT,
-    SpecExample,
-    normalise,
-    spec_examples,
-)
+from tests.figures import TEXT_KEY
+from tests.render.commonmark_spec import LEFT_OUT, SpecExample, normalise, spec_examples
 
 EXAMPLES = spec_examples()
 PASS_MARK = 0.95
@@ -40,8 +35,8 @@ def test_the_preview_matches_the_commonmark_spec(
     lines = [f"CommonMark 0.29 conformance (left out: {', '.join(sorted(LEFT_OUT))})"]
     lines += [f"  {section:<30} {passed[section]:>3}/{count}" for section, count in total.items()]
     lines.append(f"  {'total':<30} {sum(passed.values()):>3}/{len(EXAMPLES)} = {share:.1%}")
-    # Shown in the run's summary (tests/render/conftest.py), also from a parallel worker.
-    record_property(CONFORMANCE_PROPERTY, "\n".join(lines))
+    # Printed with the run's figures (tests/figures.py), also from a parallel worker.
+    record_property(TEXT_KEY, "\n".join(lines))
     assert len(EXAMPLES) == 440
     assert share >= PASS_MARK, f"examples not matching: {failed}"
     for section, count in total.items():
