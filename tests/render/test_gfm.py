@@ -9,27 +9,27 @@ from app.render import render_markdown
 GOLDEN = [
     pytest.param(
         "Rules:\n- one\n- two",
-        "<p>Rules:</p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>",
+        "<p>Rules:</p>\n<ul><li>one</li><li>two</li></ul>",
         id="list right after a line of text",
     ),
     pytest.param(
         "- a\n  - b\n    - c\n- d",
-        "<ul>\n<li>a\n<ul>\n<li>b\n<ul>\n<li>c</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>d</li>\n</ul>",
+        "<ul><li>a\n<ul><li>b\n<ul><li>c</li></ul></li></ul></li><li>d</li></ul>",
         id="list nested by two spaces",
     ),
     pytest.param(
         "1. a\n\n   b\n2. c",
-        "<ol>\n<li>\n<p>a</p>\n<p>b</p>\n</li>\n<li>\n<p>c</p>\n</li>\n</ol>",
+        "<ol><li><p>a</p><p>b</p></li><li><p>c</p></li></ol>",
         id="continuation paragraph stays in its item",
     ),
     pytest.param(
         "3. three\n4. four",
-        '<ol start="3">\n<li>three</li>\n<li>four</li>\n</ol>',
+        '<ol start="3"><li>three</li><li>four</li></ol>',
         id="ordered list keeps its start",
     ),
     pytest.param(
         "- [ ] todo\n- [x] done\n- [X] also done",
-        "<ul>\n<li>\u2610 todo</li>\n<li>\u2611 done</li>\n<li>\u2611 also done</li>\n</ul>",
+        "<ul><li>\u2610 todo</li><li>\u2611 done</li><li>\u2611 also done</li></ul>",
         id="task list shown checked or not, no checkbox to click",
     ),
     pytest.param(
@@ -50,11 +50,11 @@ GOLDEN = [
     ),
     pytest.param(
         "| left | right | centre |\n| :--- | ---: | :---: |\n| a | b | c |",
-        "<table>\n<thead>\n<tr>\n"
-        '<th align="left">left</th>\n<th align="right">right</th>\n<th align="center">centre</th>\n'
-        "</tr>\n</thead>\n<tbody>\n<tr>\n"
-        '<td align="left">a</td>\n<td align="right">b</td>\n<td align="center">c</td>\n'
-        "</tr>\n</tbody>\n</table>",
+        "<table><thead><tr>"
+        '<th align="left">left</th><th align="right">right</th><th align="center">centre</th>'
+        "</tr></thead><tbody><tr>"
+        '<td align="left">a</td><td align="right">b</td><td align="center">c</td>'
+        "</tr></tbody></table>",
         id="table with alignment",
     ),
     pytest.param(
@@ -64,7 +64,7 @@ GOLDEN = [
     ),
     pytest.param(
         "> quote\nlazy line",
-        "<blockquote>\n<p>quote\nlazy line</p>\n</blockquote>",
+        "<blockquote><p>quote\nlazy line</p></blockquote>",
         id="lazy continuation line",
     ),
 ]
