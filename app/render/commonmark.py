@@ -16,6 +16,7 @@ _CHECKED = "\N{BALLOT BOX WITH CHECK}"
 _UNCHECKED = "\N{BALLOT BOX}"
 
 Env = MutableMapping[str, Any]
+MAX_NESTING = 60
 
 
 def _plain_task_boxes_and_aligns(state: StateCore) -> None:
@@ -56,7 +57,7 @@ def new_markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True})
     # Lists nested ten deep stay whole (the preset stops at 20 token levels, two a list);
     # deeper text is shown as written (MarkdownBlocks), never dropped.
-    md.options["maxNesting"] = 60
+    md.options["maxNesting"] = MAX_NESTING
     md.enable(["table", "strikethrough", "linkify"])
     _web_links_only(md)
     md.use(tasklists_plugin)
@@ -68,6 +69,7 @@ def new_block_parser() -> MarkdownIt:
     """The same dialect's block parser alone (no inline parsing): where top-level blocks
     start and end, and the reference definitions."""
     md = MarkdownIt("commonmark").enable("table")
+    md.options["maxNesting"] = MAX_NESTING  # blocks end where the renderer's end
     md.disable(["inline", "text_join"])
     return md
 
