@@ -108,6 +108,7 @@ def main() -> int:
 
     # Versions and the conflict on the agent with the longest history.
     from app.client import TaskdeskClient
+    from app.core.merge import Resolution
 
     assert window.connection is not None
     with TaskdeskClient(window.connection.url, window.connection.token) as me:
@@ -129,7 +130,8 @@ def main() -> int:
     if panel.model.rowCount() > 1:
         panel.select_row(1)
         panel.compare_button.click()
-        wait_until("the diff", lambda: panel.diff_view.model is not None)
+        wait_until("the diff", lambda: panel.diff_view.model.change_count > 0)
+        panel.diff_view.go_to_change(0)  # chosen: "Take this change from vN" is offered
     save(window, "screenshot-versions.png")
     window.actions_.versions.trigger()
 
@@ -140,24 +142,34 @@ def main() -> int:
     workspace = load_workspace(local_workspace_paths(home / "data")[0])
     operators = [p for p in workspace.people if p.type == "operator"]
     if len(operators) > 1 and window.connection is not None:
+        # One clean change on each side (different bullets) and one true conflict (both
+        # add to one bullet): the conflict banner, the compare, then the merge view.
         with TaskdeskClient(window.connection.url, operators[1].token) as other:
             live = other.get_task(agent_id)
-            other.put_task(
-                agent_id, live.content + "\n- Reply within one working day.\n", live.version
-            )
-        tab.editor.moveCursor(QTextCursor.MoveOperation.End)
-        tab.editor.insertPlainText("\n- Escalate refunds over 500 EUR.\n")
+            bullets = [line for line in live.content.splitlines() if line.startswith("- ")]
+            theirs = live.content.replace(bullets[0], bullets[0] + " Keep it short.", 1)
+            theirs = theirs.replace(bullets[3], bullets[3] + " Skim long threads.", 1)
+            other.put_task(agent_id, theirs, live.version)
+        mine = tab.editor.text().replace(bullets[2], bullets[2] + " Name the source.", 1)
+        mine = mine.replace(bullets[3], bullets[3] + " Read the attachments too.", 1)
+        tab.editor.selectAll()
+        tab.editor.insertPlainText(mine)
         window.actions_.save.trigger()
         wait_until("the conflict", lambda: tab.conflict_banner.isVisible())
         save(window, "screenshot-conflict.png")
         tab.conflict_banner.compare_button.click()
         dialog = tab.conflict_flow.compare_dialog
         if dialog is not None:
-            wait_until("the comparison", lambda: dialog.diff_view.model is not None)
+            wait_until("the comparison", lambda: dialog.diff_view.model.change_count > 0)
             dialog.resize(1100, 600)
             save(window, "screenshot-compare.png", overlay=dialog)
-            dialog.close()
-        tab.conflict_banner.keep_mine_button.click()
+            tab.conflict_flow.close_compare()
+        tab.conflict_banner.merge_button.click()
+        wait_until("the merge", lambda: tab.merge_flow.active)
+        tab.merge_flow.go_to_conflict(0)
+        save(window, "screenshot-merge.png")
+        tab.banners.merge_banner.take_buttons[Resolution.MINE_THEN_THEIRS].click()
+        window.actions_.save.trigger()
         wait_until("the save", lambda: not tab.has_unsaved())
     else:
         print("make_screenshots: the demo has one operator; no conflict screenshot")

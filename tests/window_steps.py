@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtGui import QTextCursor
 
 from widgets.dialogs.connect import ConnectRequest
+from widgets.task.task_tab import TaskTab
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
 
@@ -79,6 +80,16 @@ def type_at_end(qtbot, window: MainWindow, text: str) -> str:
     editor.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(editor, text)
     return editor.text()
+
+
+def keep_mine(qtbot, tab: TaskTab) -> None:
+    """Keep mine on a conflict whose version has changes of theirs: it first shows what it
+    throws away; confirm that."""
+    tab.conflict_banner.keep_mine_button.click()
+    flow = tab.conflict_flow
+    qtbot.waitUntil(lambda: flow.keep_mine_dialog is not None, timeout=LOAD_TIMEOUT_MS)
+    assert flow.keep_mine_dialog is not None
+    flow.keep_mine_dialog.confirm_button.click()
 
 
 def saved(window: MainWindow) -> bool:

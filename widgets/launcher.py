@@ -178,9 +178,9 @@ def prepare_application(app: QApplication) -> None:
         if path.is_file():
             window_icon.addFile(str(path))
     app.setWindowIcon(window_icon)
-    style = resource("style.qss")
-    if style.is_file():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    from widgets.common.theme import SchemeFollower
+
+    SchemeFollower(app)  # the stylesheet and palette, light or dark as the system is
 
 
 def open_window(app: QApplication, server_url: str | None, launch: Any = None) -> MainWindow:

@@ -1,26 +1,69 @@
 """The client layer: `TaskdeskClient` and the typed errors every call may raise."""
 
-from app.client.api import TaskdeskClient
-from app.client.errors import (
-    BadResponse,
-    BudgetExceeded,
-    ConnectionLost,
-    InvalidRequest,
-    NoteEmbedded,
-    NotFound,
-    NotWritable,
-    Offline,
-    RateLimited,
-    SaveUncertain,
-    ServerError,
-    TaskdeskError,
-    TimedOut,
-    TooLarge,
-    Unauthorized,
-    Unreachable,
-    VersionConflict,
-)
-from app.client.runs import RunInfo, RunNote, TaskSource
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.client.api import TaskdeskClient
+    from app.client.errors import (
+        BadResponse,
+        BudgetExceeded,
+        ConnectionLost,
+        InvalidRequest,
+        NoteEmbedded,
+        NotFound,
+        NotWritable,
+        Offline,
+        RateLimited,
+        SaveUncertain,
+        ServerError,
+        TaskdeskError,
+        TimedOut,
+        TooLarge,
+        Unauthorized,
+        Unreachable,
+        VersionConflict,
+    )
+    from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
+
+# Loaded on first use: a module that only needs the typed errors (the window, before its first
+# paint) must not pay for loading requests with the client.
+_WHERE = {
+    "TaskdeskClient": "app.client.api",
+    "BadResponse": "app.client.errors",
+    "BudgetExceeded": "app.client.errors",
+    "ConnectionLost": "app.client.errors",
+    "InvalidRequest": "app.client.errors",
+    "NoteEmbedded": "app.client.errors",
+    "NotFound": "app.client.errors",
+    "NotWritable": "app.client.errors",
+    "Offline": "app.client.errors",
+    "RateLimited": "app.client.errors",
+    "SaveUncertain": "app.client.errors",
+    "ServerError": "app.client.errors",
+    "TaskdeskError": "app.client.errors",
+    "TimedOut": "app.client.errors",
+    "TooLarge": "app.client.errors",
+    "Unauthorized": "app.client.errors",
+    "Unreachable": "app.client.errors",
+    "VersionConflict": "app.client.errors",
+    "RunInfo": "app.client.runs",
+    "RunNote": "app.client.runs",
+    "RunSummary": "app.client.runs",
+    "TaskSource": "app.client.runs",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BadResponse",
@@ -34,6 +77,7 @@ __all__ = [
     "RateLimited",
     "RunInfo",
     "RunNote",
+    "RunSummary",
     "SaveUncertain",
     "ServerError",
     "TaskSource",

@@ -25,9 +25,10 @@ from app.client.parse import (
     note_from,
     parse_answer,
     run_from,
+    runs_from,
     task_from,
 )
-from app.client.runs import RunInfo
+from app.client.runs import RunInfo, RunSummary
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
@@ -186,6 +187,11 @@ class TaskdeskClient:
         answer = self._http.request("GET", f"/api/guilds/{_segment(guild_id)}/embed-status")
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
+    def org_embed_status(self) -> list[AgentEmbedStatus]:
+        """Every agent's embed status in one answer (EXTENSION; a spec server answers 404)."""
+        answer = self._http.request("GET", "/api/org/embed-status")
+        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+
     def embeddable_notes(self) -> list[EmbeddableNote]:
         answer = self._http.request("GET", "/api/org/embeddable-notes")
         return parse_answer(answer.body, "the notes to embed", embeddable_notes_from, _type(answer))
@@ -213,6 +219,11 @@ class TaskdeskClient:
             "POST", f"/api/agents/{_segment(agent_id)}/runs", body=b"{}", expect=(200, 201)
         )
         return parse_answer(answer.body, "the new run", run_from, _type(answer))
+
+    def runs(self, agent_id: str) -> list[RunSummary]:
+        """The agent's runs, newest first (EXTENSION; `NotFound` where the server lacks it)."""
+        answer = self._http.request("GET", f"/api/agents/{_segment(agent_id)}/runs")
+        return parse_answer(answer.body, "the runs", runs_from, _type(answer))
 
     def get_run(self, run_id: str) -> RunInfo:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")

@@ -8,8 +8,11 @@ which wakes the blocked read in the requesting thread.
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import socket
 import threading
+import time
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -29,18 +32,15 @@ class RequestDeadline:
         self._done = False
         self._connection: HTTPConnection | None = None
         self._sock: socket.socket | None = None
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
 
     def __enter__(self) -> RequestDeadline:
         _active.deadline = self
-        self._timer.start()
+        _WATCHDOG.watch(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         with self._lock:
             self._done = True
-        self._timer.cancel()
         _active.deadline = None
 
     def attach(self, connection: HTTPConnection) -> None:
@@ -74,6 +74,41 @@ class RequestDeadline:
             return
         with contextlib.suppress(OSError):  # already closed: the read has ended anyway
             sock.shutdown(socket.SHUT_RDWR)
+
+
+class _Watchdog:
+    """One thread for every request's deadline (a timer thread per request cost a thread
+    start on every call): it sleeps until the earliest deadline, and a finished request's
+    entry is simply dropped when its time comes."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, RequestDeadline]] = []
+        self._wake = threading.Condition()
+        self._count = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, deadline: RequestDeadline) -> None:
+        with self._wake:
+            heapq.heappush(
+                self._due, (time.monotonic() + deadline.seconds, next(self._count), deadline)
+            )
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="taskdesk-request-deadlines", daemon=True
+                )
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                _, _, deadline = heapq.heappop(self._due)
+            deadline._expire()
+
+
+_WATCHDOG = _Watchdog()
 
 
 def _attach_to_current(connection: HTTPConnection) -> None:

@@ -8,7 +8,7 @@ from typing import TypeVar
 import orjson
 
 from app.client.errors import BadResponse
-from app.client.runs import RunInfo, RunNote, TaskSource
+from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
 from app.core import model_json
 from app.core.model_json import Fields, ShapeError
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
@@ -103,4 +103,19 @@ def run_from(data: object) -> RunInfo:
         d.text("id"),
         d.text("system_prompt"),
         task_source_from(d.nested("task_source", "task_source")),
+        d.optional_text("agent_id") or "",
+        d.optional_text("created_at") or "",
     )
+
+
+def runs_from(data: object) -> list[RunSummary]:
+    return [
+        RunSummary(
+            r.text("id"),
+            r.text("agent_id"),
+            r.text("created_at"),
+            r.optional_text("created_by_name") or "",
+            task_source_from(r.nested("task_source", "task_source")),
+        )
+        for r in Fields(data, "the answer").objects("runs", "a run")
+    ]

@@ -30,9 +30,14 @@ class TaskSource:
 
 @dataclass(frozen=True, slots=True)
 class RunInfo:
+    """A run with its prompt. The reference server adds ``agent_id`` and ``created_at``;
+    empty when a server leaves them out."""
+
     id: str
     system_prompt: str
     task_source: TaskSource
+    agent_id: str = ""
+    created_at: str = ""
 
     @property
     def task_text(self) -> str:
@@ -42,3 +47,15 @@ class RunInfo:
         if start < 0 or end < start:
             return ""
         return self.system_prompt[start + len("<task>\n") : end]
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """A run as the runs list (EXTENSION ``GET /api/agents/:id/runs``) gives it: no prompt;
+    ``task_source`` names only the notes the caller may read."""
+
+    id: str
+    agent_id: str
+    created_at: str
+    created_by_name: str
+    task_source: TaskSource

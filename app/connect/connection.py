@@ -360,6 +360,29 @@ def _opened_agents(key: str) -> list[str]:
     return list(load_settings(settings_path()).settings.opened_agents.get(key, []))
 
 
+def side_by_side_remembered() -> bool:
+    """Whether View › Side by side was on when Taskdesk last closed (blocking: a read)."""
+    from app.connect.paths import settings_path
+    from app.connect.settings import load_settings
+
+    return load_settings(settings_path()).settings.side_by_side
+
+
+def remember_side_by_side(on: bool) -> None:
+    """Keep View › Side by side for the next start (blocking: a settings write)."""
+    from app.connect.paths import settings_path
+    from app.connect.settings import SettingsError, load_settings, save_settings
+
+    settings = load_settings(settings_path()).settings
+    if settings.side_by_side == on:
+        return
+    settings.side_by_side = on
+    try:
+        save_settings(settings, settings_path())
+    except SettingsError as exc:
+        log.warning("%s", exc.message)
+
+
 def remember_last_agent(key: str, agent_id: str, *, opened_by_id: bool = False) -> None:
     """The agent to reopen next time on this server (blocking: a settings write).
 

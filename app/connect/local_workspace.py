@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from app.connect.credentials import make_private, private_folder, write_private_file
+from app.connect.private_files import make_private, private_folder, write_private_file
 from app.core.resource_files import demo_workspace_text
 
 WORKSPACE_FILE = "local_workspace.json"

@@ -37,6 +37,7 @@ class ServerFeatures:
     note_text: bool | None = None  # GET /api/notes/<display_path>
     etags: bool | None = None  # ETag on task.md, so an unchanged Task costs no body
     embed_check: bool = True  # some guild is known, so embed-status can be asked
+    org_embed_status: bool | None = None  # GET /api/org/embed-status: every guild at once
 
     @property
     def is_full(self) -> bool:

@@ -47,6 +47,7 @@ class Settings:
     preview_debounce_ms: int = 300
     editor_font_size: int = 12
     log_level: str = "INFO"
+    side_by_side: bool = False  # View › Side by side: Edit and Preview together
 
     def remember_server(self, url: str, name: str = "") -> RememberedServer:
         """Add (or rename) a server; user and password in the URL are dropped, never kept."""
@@ -133,6 +134,12 @@ def _ranged(low: int, high: int) -> Callable[[object], int]:
     return check
 
 
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError
+    return value
+
+
 def _log_level(value: object) -> str:
     if not isinstance(value, str) or value.upper() not in LOG_LEVELS:
         raise ValueError
@@ -149,6 +156,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "preview_debounce_ms": _ranged(0, 10_000),
     "editor_font_size": _ranged(6, 72),
     "log_level": _log_level,
+    "side_by_side": _bool,
 }
 
 

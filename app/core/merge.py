@@ -213,7 +213,8 @@ def merge_texts(base: str, theirs: str, mine: str, *, cancel: CancelToken = NEVE
         elif count % 256 == 255:
             cancel.check()
         pieces.append(piece)
-    return MergeResult(_placed(_coalesced(pieces)), newline=_newline_of(mine or theirs or base))
+    placed = _placed(_conflicts_joined(_coalesced(pieces)))
+    return MergeResult(placed, newline=_newline_of(mine or theirs or base))
 
 
 def _coalesced(pieces: Iterable[Piece]) -> list[Piece]:
@@ -227,6 +228,34 @@ def _coalesced(pieces: Iterable[Piece]) -> list[Piece]:
             out[-1] = (last[0], last[1] + piece[1], last[2] + piece[2], last[3] + piece[3])
         else:
             out.append(piece)
+    return out
+
+
+def _conflicts_joined(pieces: list[Piece]) -> list[Piece]:
+    """Two conflicts with only blank lines between them read as one.
+
+    Between two rewrites of the same passage, diff3 still matches the blank lines that
+    separate paragraphs, which cuts one question into many (two fully different 256 KB
+    versions: over a thousand conflicts, nearly all split by a lone blank line).
+    """
+    out: list[Piece] = []
+    for piece in pieces:
+        if (
+            piece[0] == "conflict"
+            and len(out) >= 2
+            and out[-1][0] == "unchanged"
+            and out[-2][0] == "conflict"
+            and not out[-1][1].strip()
+        ):
+            gap = out.pop()
+            first = out.pop()
+            piece = (
+                "conflict",
+                first[1] + gap[1] + piece[1],
+                first[2] + gap[2] + piece[2],
+                first[3] + gap[3] + piece[3],
+            )
+        out.append(piece)
     return out
 
 

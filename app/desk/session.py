@@ -8,7 +8,8 @@ How the window uses it:
   ``text_restored`` string) into the editor, synchronously inside the slot. ``note_edited()``
   calls made while the session replaces the text are ignored.
 - call ``note_edited()`` on every change of the editor text (cheap: no I/O, no O(n) work);
-- ``save()``, ``discard()`` / ``undo_discard()``, ``keep_mine()`` / ``use_theirs()``,
+- ``save()``, ``discard()`` / ``undo_discard()``, ``keep_mine()`` / ``use_theirs()`` /
+  ``merged(version, text)``,
   ``restore(version)``, ``recover_draft()`` / ``dismiss_draft()``, ``retry_now()``;
 - draw ``state_changed`` (a SessionState) and show ``message`` (a UserMessage);
 - ``has_unsaved()`` before leaving on every path, ``close()`` when the tab goes.
@@ -187,6 +188,18 @@ class TaskSession(QObject):
     def keep_mine(self) -> None:
         """Saves the editor text over their version, knowingly (expected_version = theirs)."""
         self._run(choices.keep_mine)
+
+    def merged(self, theirs_version: int, text: str) -> None:
+        """Puts ``text`` (a merge with conflict version ``theirs_version``) in the editor as an
+        unsaved edit based on that version; the editor text goes to local history first."""
+        self._run(lambda m, ed: choices.merged(m, ed, theirs_version, text))
+
+    def unmerged(
+        self, theirs: TaskDoc, text: str, base_version: int | None, base_text: str | None
+    ) -> None:
+        """Leaves an unsaved merge with ``theirs``: ``text`` (what the merge replaced, typed on
+        ``base_version``) back in the editor, and the conflict open again."""
+        self._run(lambda m, ed: choices.unmerged(m, ed, theirs, text, base_version, base_text))
 
     def use_theirs(self) -> None:
         """Loads their version; the editor text goes to local history first."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.core.models import TaskDoc
 from app.desk import session_messages as say
 from app.desk.session_effects import (
     EditorView,
@@ -54,6 +55,84 @@ def keep_mine(m: SessionModel, ed: EditorView) -> Step:
         dirty=True,
     )
     start_save(s, ed)
+    s.publish()
+    return s
+
+
+def merged(m: SessionModel, ed: EditorView, theirs_version: int, text: str) -> Step:
+    """Puts a merge of the editor text with their version in the editor, as an unsaved edit
+    based on their version: the next Save is an ordinary one, expecting their version.
+
+    The editor text as it was goes to local history first. A merge made against a version
+    that is no longer the conflict's (someone saved again meanwhile) is not taken.
+    """
+    s = Step(m)
+    theirs = m.conflict
+    if theirs is None or theirs.version != theirs_version or m.agent_id is None:
+        return s
+    s.do(
+        KeepInHistory(
+            gen=m.gen,
+            agent_id=m.agent_id,
+            text=ed.text(),
+            reason=HistoryReason.MERGED,
+            base_version=m.base_version,
+            agent_name=m.agent_name,
+            action="keep your text in local history",
+        )
+    )
+    s.model = replace(
+        m,
+        phase=IDLE,
+        conflict=None,
+        base_version=theirs.version,
+        base_text=theirs.content,
+        live=theirs if m.live is None or m.live.version <= theirs.version else m.live,
+        dirty=True,
+        confirmed=False,
+    )
+    s.do(RestoreEditor(text))
+    s.then(flush_draft)
+    s.say(say.merged(theirs.version))
+    s.publish()
+    return s
+
+
+def unmerged(
+    m: SessionModel,
+    ed: EditorView,
+    theirs: TaskDoc,
+    text: str,
+    base_version: int | None,
+    base_text: str | None,
+) -> Step:
+    """Leaves a merge not yet saved: the text as it was before it, and their version as a
+    conflict again, for another choice. The merged text goes to local history."""
+    s = Step(m)
+    if m.agent_id is None or m.phase is not IDLE or m.base_version != theirs.version:
+        return s  # saved, saving or replaced meanwhile: the merge is no longer there to leave
+    s.do(
+        KeepInHistory(
+            gen=m.gen,
+            agent_id=m.agent_id,
+            text=ed.text(),
+            reason=HistoryReason.DISCARDED,
+            base_version=m.base_version,
+            agent_name=m.agent_name,
+            action="keep the merged text in local history",
+        )
+    )
+    s.model = replace(
+        m,
+        phase=CONFLICT,
+        conflict=theirs,
+        base_version=base_version,
+        base_text=base_text,
+        dirty=True,
+        confirmed=False,
+    )
+    s.do(RestoreEditor(text))
+    s.then(flush_draft)
     s.publish()
     return s
 

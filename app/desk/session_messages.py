@@ -71,7 +71,7 @@ def still_loading() -> UserMessage:
 
 def choose_first() -> UserMessage:
     return warning(
-        "Someone else saved a newer version. Compare, then choose Keep mine or Use theirs "
+        "Someone else saved a newer version. Merge, or choose Keep mine or Use theirs "
         "before saving.",
         MessageKey.CONFLICT,
     )
@@ -189,6 +189,14 @@ def discarded() -> UserMessage:
     return info(
         "Edits discarded; they are kept in local history. Undo brings them back.",
         MessageKey.DISCARD,
+    )
+
+
+def merged(version: int) -> UserMessage:
+    return info(
+        f"Merged with v{version}: check the marked changes, then save. Your text as it was "
+        "is kept in local history.",
+        MessageKey.CONFLICT,
     )
 
 

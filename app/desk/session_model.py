@@ -127,6 +127,7 @@ class SessionModel:
         return SessionState(
             agent_id=self.agent_id,
             base_version=self.base_version,
+            base_text=self.base_text,
             live=self.live,
             dirty=self.dirty,
             saving=self.phase is SessionPhase.SAVING,

@@ -25,6 +25,7 @@ class SessionState:
     """Everything the window needs to draw the save/conflict/offline parts of the Prompt tab.
 
     - ``base_version``: the version the editor text is based on (what a save expects).
+    - ``base_text``: the server's text of ``base_version`` when known: a merge's base.
     - ``live``: the newest Task known from the server (or the cache, see ``from_cache``).
     - ``dirty``: the editor holds edits the server does not have.
     - ``saving``: one save is in flight (never more than one).
@@ -43,6 +44,7 @@ class SessionState:
 
     agent_id: str | None = None
     base_version: int | None = None
+    base_text: str | None = None
     live: TaskDoc | None = None
     dirty: bool = False
     saving: bool = False

@@ -7,18 +7,21 @@ import html
 from app.core.expander import CollectionPiece, MarkerPiece, NotePiece, RepeatPiece, file_stem
 from app.render.links import embed_url
 
-NOTE_TINTS = {1: "#eef3fa", 2: "#f6f2e8"}
-"""Background of an inlined note, by hop, so a hop-2 note stands apart from its holder."""
+NOTE_HOP_CLASSES = {1: "embed-hop-1", 2: "embed-hop-2"}
+"""The class of an inlined note's cell, by hop: the preview's stylesheet tints a hop-2 note
+apart from its holder. Colours live in that stylesheet (light or dark), never here."""
 
 
 def _text(value: str) -> str:
     return html.escape(value, quote=True)
 
 
-def _chip(css_class: str, path: str, label: str, style: str) -> str:
+def _chip(css_class: str, path: str, label: str) -> str:
+    """A link drawn as a chip; its span's class (``chip-…``) picks the chip's colours."""
+    chip_class = "chip-" + css_class.removeprefix("embed-")
     return (
         f'<a class="{css_class}" href="{_text(embed_url(path))}">'
-        f'<span style="{style}">&nbsp;{label}&nbsp;</span></a>'
+        f'<span class="{chip_class}">&nbsp;{label}&nbsp;</span></a>'
     )
 
 
@@ -29,51 +32,44 @@ def note_title(piece: NotePiece) -> str:
 def note_block(piece: NotePiece, body_html: str) -> str:
     """An inlined note: a one-cell tinted table, a header line (title link, path, level),
     then the note's rendered body (already sanitised)."""
-    tint = NOTE_TINTS.get(piece.hop, NOTE_TINTS[2])
+    hop_class = NOTE_HOP_CLASSES.get(piece.hop, NOTE_HOP_CLASSES[2])
     header = (
-        f'<p class="embed-header" style="margin:0px; font-size:small; color:#4a5568;">'
+        f'<p class="embed-header" style="margin:0px; font-size:small;">'
         f'<a class="embed-note-link" href="{_text(embed_url(piece.path))}">'
         f"<b>{_text(note_title(piece))}</b></a>"
         f"&nbsp;&nbsp;{_text(piece.path)}&nbsp;&nbsp;·&nbsp;&nbsp;{_text(piece.level)}</p>"
     )
     return (
         f'<table class="embed-note" width="100%" border="0" cellspacing="0" cellpadding="6"'
-        f' bgcolor="{tint}" style="margin-top:4px; margin-bottom:4px;">'
-        f"<tr><td>{header}\n{body_html}</td></tr></table>"
+        f' style="margin-top:4px; margin-bottom:4px;">'
+        f'<tr><td class="{hop_class}">{header}\n{body_html}</td></tr></table>'
     )
 
 
 def note_chip(piece: NotePiece) -> str:
     """An inlined note where a block cannot go (inside a code block or an attribute)."""
     label = "↳&nbsp;" + _text(note_title(piece))
-    return _chip("embed-note-chip", piece.path, label, "background-color:#eef3fa;")
+    return _chip("embed-note-chip", piece.path, label)
 
 
 def collection_chip(piece: CollectionPiece) -> str:
     label = "▦&nbsp;" + _text(piece.name)
-    return _chip("embed-collection", piece.path, label, "background-color:#e3f1e6; color:#1e5631;")
+    return _chip("embed-collection", piece.path, label)
 
 
 def repeat_chip(piece: RepeatPiece) -> str:
-    return _chip(
-        "embed-repeat", piece.path, _text(piece.title), "background-color:#f1f1f1; color:#666666;"
-    )
+    return _chip("embed-repeat", piece.path, _text(piece.title))
 
 
 def marker_chip(piece: MarkerPiece) -> str:
     label = f"⚠&nbsp;{_text(piece.path)} — not reachable"
-    return _chip(
-        "embed-marker",
-        piece.path,
-        label,
-        "background-color:#fde2e1; color:#a61b1b; font-weight:bold;",
-    )
+    return _chip("embed-marker", piece.path, label)
 
 
 def unchecked_chip(piece: MarkerPiece) -> str:
     """An embed the app could not check (offline, or no note text from this server)."""
     label = f"?&nbsp;{_text(piece.path)} — not checked"
-    return _chip("embed-unchecked", piece.path, label, "background-color:#eeeeee; color:#555555;")
+    return _chip("embed-unchecked", piece.path, label)
 
 
 def embed_source(path: str) -> str:

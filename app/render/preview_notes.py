@@ -132,6 +132,19 @@ class PreviewNotes:
             self._known.clear()
             self._supported = None
 
+    def file(self, path: str) -> OrgFile | None:
+        """What is known of one display path, asked of the server when nothing is or the
+        answer is due again (as the preview would): the lookup of References and the
+        budget breakdown, so they explain what a preview now shows."""
+        with self._lock:
+            if self._unsupported_now():
+                return None
+            known = self._known.get(path) or self._from_store(path)
+            if known is None or self._is_due(known):
+                self._fetch([path])
+                known = self._known.get(path)
+            return known.file if known is not None else None
+
     # ------------------------------------------------------------------ expansion
 
     def expand_for_preview(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -32,15 +33,25 @@ from app.server.seeding import seed_if_new
 def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
     """Open (creating) the database and seed it from the workspace if it is new.
 
-    A workspace given as a path is read and checked first, every time: a malformed file is
-    refused with a WorkspaceError naming the bad entry, even when the database exists.
+    A workspace given as a path is read and checked first: a malformed file is refused with
+    a WorkspaceError naming the bad entry, even when the database exists. A restart on a
+    database already seeded from the very same file (its SHA-256 is kept) skips parsing it:
+    that file was checked when it seeded the database.
     """
+    digest: str | None = None
     if isinstance(workspace, Path):
-        workspace = load_workspace(workspace)
+        digest = _file_digest(workspace)
+        if digest is not None and _seeded_from(db_path, digest):
+            workspace = None
+        else:
+            workspace = load_workspace(workspace)
     db = ServerDatabase(db_path)
     try:
         if workspace is not None:
             seed_if_new(db, workspace)
+            if digest is not None:
+                with db.write() as tx:
+                    tx.set_meta(WORKSPACE_DIGEST, digest)
         else:
             with db.read() as tx:
                 if not tx.is_seeded():
@@ -55,6 +66,37 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
         db.close()
         raise
     return db
+
+
+WORKSPACE_DIGEST = "workspace_sha256"
+"""The meta key holding the SHA-256 of the workspace file last checked against the database."""
+
+
+def _file_digest(path: Path) -> str | None:
+    """The file's SHA-256; None when it can't be read (load_workspace then says why)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _seeded_from(db_path: Path, digest: str) -> bool:
+    """Whether the database exists, is seeded, and was last checked against this file.
+
+    Read-only and best effort: any doubt means False, and the file is parsed as before."""
+    if not db_path.is_file():
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5.0)
+        try:
+            row = conn.execute(
+                "SELECT value FROM meta WHERE key = ?", (WORKSPACE_DIGEST,)
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == digest
 
 
 def create_app(
@@ -88,6 +130,7 @@ def create_app(
     )
     app.state.db = db
     app.state.callers = {}
+    app.state.embeddable_cache = {}  # the picker's answer per caller (org_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     app.add_exception_handler(ApiError, on_api_error)

@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS agents (
     task_updated_by_id TEXT NOT NULL,
     task_updated_by_name TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS agents_by_guild ON agents (guild_id, id);
 CREATE TABLE IF NOT EXISTS task_revisions (
     agent_id TEXT NOT NULL REFERENCES agents(id),
     version INTEGER NOT NULL,
@@ -374,6 +375,33 @@ class Transaction:
         )
         return [_org_file(row) for row in rows]
 
+    def embeddable_files(self) -> list[tuple[str, Kind, str, tuple[AccessEntry, ...]]]:
+        """Each note and collection as (display path, kind, title, access), without its text:
+        what the picker lists. Access lists repeat across files: each is decoded once."""
+        rows = self.conn.execute(
+            "SELECT display_path, kind, title, access FROM files WHERE deleted_at IS NULL"
+            " AND kind IN ('note', 'collection') ORDER BY display_path"
+        )
+        decoded: dict[str, tuple[AccessEntry, ...]] = {}
+        found: list[tuple[str, Kind, str, tuple[AccessEntry, ...]]] = []
+        for path, kind, title, access in rows:
+            entries = decoded.get(access)
+            if entries is None:
+                entries = decoded[access] = _access_list(access)
+            found.append((path, _kind(kind), title, entries))
+        return found
+
+    def files_generation(self) -> int:
+        """Goes up whenever a note or collection is put or deleted (keys cached answers)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'files_generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _files_changed(self) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('files_generation', '1') ON CONFLICT(key)"
+            " DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
+
     def put_file(self, file: OrgFile, *, by: Caller, at: str | None = None) -> OrgFile:
         """Create or replace a file; a replaced file's version goes up by one."""
         when = at or utc_now()
@@ -388,6 +416,7 @@ class Transaction:
             (file.display_path, file.kind, file.title, file.text, version, access),
         )
         self._file_change(file.display_path, "put", version, file.text or "", when, by)
+        self._files_changed()
         stored = self.file(file.display_path)
         assert stored is not None
         return stored
@@ -405,6 +434,7 @@ class Transaction:
             "UPDATE files SET deleted_at = ? WHERE display_path = ?", (when, display_path)
         )
         self._file_change(display_path, "delete", found.version, "", when, by)
+        self._files_changed()
         return True
 
 
@@ -420,9 +450,12 @@ def _kind(value: str) -> Kind:
     return "note" if value == "note" else "collection" if value == "collection" else "file"
 
 
+def _access_list(stored: str) -> tuple[AccessEntry, ...]:
+    return tuple(AccessEntry(e["principal"], e["role"]) for e in json.loads(stored))
+
+
 def _org_file(row: tuple[Any, ...]) -> OrgFile:
-    access = tuple(AccessEntry(e["principal"], e["role"]) for e in json.loads(row[5]))
-    return OrgFile(row[0], _kind(row[1]), row[2], row[3], row[4], access)
+    return OrgFile(row[0], _kind(row[1]), row[2], row[3], row[4], _access_list(row[5]))
 
 
 class ServerDatabase:

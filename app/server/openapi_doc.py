@@ -159,6 +159,19 @@ RUN = _object(
     },
 )
 
+RUN_SUMMARY = _object(
+    ["id", "agent_id", "created_at", "created_by_id", "created_by_name", "task_source"],
+    {
+        "id": STRING,
+        "agent_id": STRING,
+        "created_at": STRING,
+        "created_by_id": STRING,
+        "created_by_name": STRING,
+        "task_source": RUN["properties"]["task_source"],
+    },
+)
+RUNS = _object(["runs"], {"runs": {"type": "array", "items": RUN_SUMMARY}})
+
 
 def _body(description: str, schema: dict[str, Any], **headers: str) -> dict[str, Any]:
     answer: dict[str, Any] = {"description": description, "content": {JSON: {"schema": schema}}}
@@ -207,6 +220,15 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "422": _error("`embed budget exceeded`"),
         "429": _body("`too many runs`", ERROR, Retry_After="seconds to wait"),
     },
+    ("get", "/api/agents/{agent_id}/runs"): {
+        "200": _body(
+            "The agent's runs, newest first, without prompts; task_source names only the "
+            "notes and collections the caller may read",
+            RUNS,
+        ),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`"),
+    },
     ("get", "/api/runs/{run_id}"): {
         "200": _body("The run, with what the caller may not read withheld", RUN),
         "401": UNAUTHORIZED,
@@ -225,6 +247,10 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "200": _body("Each agent's broken embeds that the caller may see", EMBED_STATUS),
         "401": UNAUTHORIZED,
         "404": _error("`no such guild`"),
+    },
+    ("get", "/api/org/embed-status"): {
+        "200": _body("Every agent's broken embeds that the caller may see", EMBED_STATUS),
+        "401": UNAUTHORIZED,
     },
     ("get", "/api/org/embeddable-notes"): {
         "200": _body("The notes and collections the caller can read", EMBEDDABLE_NOTES),

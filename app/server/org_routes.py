@@ -14,16 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
-from app.core.models import OrgFile
+from app.core.models import OrgFile, sha256_hex
 from app.server.auth import CallerDep, database
-from app.server.database import FileEmbeddedError
+from app.server.callers import Caller
+from app.server.database import AgentRecord, FileEmbeddedError, Transaction
 from app.server.live_expansion import expand_live_task
 from app.server.responses import ApiError, JsonResponse
 from app.server.run_views import readable_by, visible_broken_embeds
+from app.server.task_routes import etag_matches
 
 router = APIRouter()
 extension_router = APIRouter()
@@ -62,21 +65,36 @@ def org_guilds(request: Request, _caller: CallerDep) -> Response:
 @router.get("/api/guilds/{guild_id}/embed-status")
 def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response:
     """Broken embeds inside a note the caller can't read are that note's text: left out."""
-    rows: list[dict[str, Any]] = []
     with database(request).read() as tx:
         if not tx.guild_exists(guild_id):
             raise ApiError(404, "no such guild")
-        org_id = tx.meta("org_id")
-        readable = readable_by(tx, caller)
-        for agent in tx.agents(guild_id):
-            task = tx.task(agent.id, with_revisions=False)
-            assert task is not None
-            expansion = expand_live_task(tx, agent, task.content)
-            broken = visible_broken_embeds(
-                expansion.broken, task_display_path(org_id, agent.id), readable
-            )
-            rows.append({"id": agent.id, "broken_embeds": broken})
+        rows = _embed_statuses(tx, caller, tx.agents(guild_id))
     return JsonResponse({"agents": rows})
+
+
+@extension_router.get("/api/org/embed-status")
+def org_embed_status(request: Request, caller: CallerDep) -> Response:
+    """Every guild's embed status in one answer: the app asks once, not once per guild."""
+    with database(request).read() as tx:
+        rows = _embed_statuses(tx, caller, tx.agents())
+    return JsonResponse({"agents": rows})
+
+
+def _embed_statuses(
+    tx: Transaction, caller: Caller, agents: list[AgentRecord]
+) -> list[dict[str, Any]]:
+    org_id = tx.meta("org_id")
+    readable = readable_by(tx, caller)
+    rows: list[dict[str, Any]] = []
+    for agent in agents:
+        task = tx.task(agent.id, with_revisions=False)
+        assert task is not None
+        expansion = expand_live_task(tx, agent, task.content)
+        broken = visible_broken_embeds(
+            expansion.broken, task_display_path(org_id, agent.id), readable
+        )
+        rows.append({"id": agent.id, "broken_embeds": broken})
+    return rows
 
 
 def _title(file: OrgFile) -> str:
@@ -85,19 +103,36 @@ def _title(file: OrgFile) -> str:
 
 @router.get("/api/org/embeddable-notes")
 def embeddable_notes(request: Request, caller: CallerDep) -> Response:
+    """No note text is read; the answer is kept per caller until a note or collection changes
+    (EXTENSION: an ETag, so a client that has it gets 304)."""
     with database(request).read() as tx:
-        files = tx.files()
-    notes = [
+        generation = tx.files_generation()
+        etag = f'"notes-{generation}-{sha256_hex(caller.type + ":" + caller.id)[:16]}"'
+        cache: dict[str, bytes] = request.app.state.embeddable_cache
+        body = cache.get(etag)
+        if body is None:
+            body = orjson.dumps({"notes": _embeddable(tx, caller)})
+            if len(cache) >= 64:  # a few callers at a time: keep the newest answers
+                cache.pop(next(iter(cache)))
+            cache[etag] = body
+    if not request.app.state.extensions:
+        return Response(body, media_type="application/json")
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers={"ETag": etag})
+    return Response(body, media_type="application/json", headers={"ETag": etag})
+
+
+def _embeddable(tx: Transaction, caller: Caller) -> list[dict[str, str]]:
+    return [
         {
-            "display_path": f.display_path,
-            "title": _title(f),
-            "kind": f.kind,
-            "level": level_of(f.display_path),
+            "display_path": path,
+            "title": title or file_stem(path),
+            "kind": kind,
+            "level": level_of(path),
         }
-        for f in files
-        if f.kind in ("note", "collection") and caller.can_read(f.access)
+        for path, kind, title, access in tx.embeddable_files()
+        if caller.can_read(access)
     ]
-    return JsonResponse({"notes": notes})
 
 
 def note_body(file: OrgFile) -> dict[str, Any]:

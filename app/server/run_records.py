@@ -104,6 +104,43 @@ def find_run(tx: Transaction, run_id: str) -> RunRecord | None:
     return RunRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), spans)
 
 
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """A run as the runs list shows it: everything but its prompt."""
+
+    id: str
+    agent_id: str
+    created_at: str
+    created_by_id: str
+    created_by_name: str
+    task_source: dict[str, Any]
+    spans: tuple[Span, ...] | None
+
+
+def runs_of(tx: Transaction, agent_id: str) -> list[RunSummary]:
+    """The agent's kept runs, newest first, without their prompts (each up to ~300 KB)."""
+    rows = tx.conn.execute(
+        "SELECT r.id, r.agent_id, r.created_at, r.created_by_id,"
+        " COALESCE(p.name, a.name, r.created_by_id), r.task_source, r.spans FROM runs r"
+        " LEFT JOIN people p ON p.id = r.created_by_id"
+        " LEFT JOIN agents a ON a.id = r.created_by_id"
+        " WHERE r.agent_id = ? ORDER BY r.created_at DESC, r.rowid DESC",
+        (agent_id,),
+    ).fetchall()
+    return [
+        RunSummary(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            json.loads(row[5]),
+            None if row[6] is None else tuple(Span(*s) for s in json.loads(row[6])),
+        )
+        for row in rows
+    ]
+
+
 def run_count(tx: Transaction, agent_id: str) -> int:
     row = tx.conn.execute("SELECT COUNT(*) FROM runs WHERE agent_id = ?", (agent_id,)).fetchone()
     return int(row[0])

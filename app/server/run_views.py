@@ -28,7 +28,7 @@ from app.core.expander import (
 from app.core.models import BrokenEmbed
 from app.server.callers import Caller
 from app.server.database import Transaction
-from app.server.run_records import RunRecord, Span
+from app.server.run_records import RunRecord, RunSummary, Span
 
 Readable = Callable[[str], bool]
 """Whether the caller may read the org file at a display path."""
@@ -112,12 +112,50 @@ def run_view(run: RunRecord, readable: Readable, *, whole: bool) -> dict[str, An
     }
 
 
+def run_summary_view(run: RunSummary, readable: Readable, *, whole: bool) -> dict[str, Any]:
+    """One entry of the runs list for one caller: no prompt, and a ``task_source`` that
+    names only what the same caller would see of the run whole (``run_view``)."""
+    source = run.task_source
+    if not whole:
+        spans = run.spans
+        if spans is None:  # a run stored before spans were kept: nothing inside shows
+            visible: set[str] = set()
+        else:
+            visible = _visible(spans, readable)[0]
+        source = dict(source)
+        source["notes"] = [n for n in source.get("notes", []) if n.get("display_path") in visible]
+        source["collections"] = [c for c in source.get("collections", []) if c in visible]
+    return {
+        "id": run.id,
+        "agent_id": run.agent_id,
+        "created_at": run.created_at,
+        "created_by_id": run.created_by_id,
+        "created_by_name": run.created_by_name,
+        "task_source": source,
+    }
+
+
 def _nothing(_path: str) -> bool:
     return False
 
 
 def _withhold(prompt: str, spans: tuple[Span, ...], readable: Readable) -> tuple[str, set[str]]:
     """The prompt with each outermost unreadable span replaced; the paths left visible."""
+    visible, cuts = _visible(spans, readable)
+    if not cuts:
+        return prompt, visible
+    parts: list[str] = []
+    pos = 0
+    for cut in sorted(cuts, key=lambda s: s.start):
+        parts.append(prompt[pos : cut.start])
+        parts.append(withheld(cut.path))
+        pos = cut.end
+    parts.append(prompt[pos:])
+    return "".join(parts), visible
+
+
+def _visible(spans: tuple[Span, ...], readable: Readable) -> tuple[set[str], list[Span]]:
+    """The paths left in view, and the outermost spans to withhold."""
     shown: list[bool] = []
     visible: set[str] = set()
     cuts: list[Span] = []
@@ -129,16 +167,7 @@ def _withhold(prompt: str, spans: tuple[Span, ...], readable: Readable) -> tuple
             visible.add(span.path)
         elif parent_shown:
             cuts.append(span)
-    if not cuts:
-        return prompt, visible
-    parts: list[str] = []
-    pos = 0
-    for cut in sorted(cuts, key=lambda s: s.start):
-        parts.append(prompt[pos : cut.start])
-        parts.append(withheld(cut.path))
-        pos = cut.end
-    parts.append(prompt[pos:])
-    return "".join(parts), visible
+    return visible, cuts
 
 
 def visible_broken_embeds(

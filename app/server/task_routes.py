@@ -33,8 +33,8 @@ from app.server.live_expansion import expand_live_task
 from app.server.rate_limit import RateLimiter
 from app.server.request_body import JsonBody
 from app.server.responses import ApiError, JsonResponse
-from app.server.run_records import RunRecord, add_run, find_run, new_run_id
-from app.server.run_views import file_spans, readable_by, run_view
+from app.server.run_records import RunRecord, add_run, find_run, new_run_id, runs_of
+from app.server.run_views import file_spans, readable_by, run_summary_view, run_view
 from app.server.system_prompt import build_system_prompt
 
 router = APIRouter()
@@ -182,9 +182,13 @@ def delete_task(agent_id: str, request: Request, _caller: CallerDep) -> Response
     raise ApiError(422, "cannot delete this file")
 
 
+def _sees_whole(caller: Caller, agent_id: str) -> bool:
+    """Operators, and the run's own agent, see a run whole (run_views)."""
+    return caller.is_operator or (caller.type == "agent" and caller.id == agent_id)
+
+
 def run_response(tx: Transaction, run: RunRecord, caller: Caller, status: int = 200) -> Response:
-    whole = caller.is_operator or (caller.type == "agent" and caller.id == run.agent_id)
-    body = run_view(run, readable_by(tx, caller), whole=whole)
+    body = run_view(run, readable_by(tx, caller), whole=_sees_whole(caller, run.agent_id))
     return JsonResponse(body, status_code=status)
 
 
@@ -231,3 +235,15 @@ def get_run(run_id: str, request: Request, caller: CallerDep) -> Response:
         if run is None:
             raise ApiError(404, "no such run")
         return run_response(tx, run, caller)
+
+
+@extension_router.get("/api/agents/{agent_id}/runs")
+def list_runs(agent_id: str, request: Request, caller: CallerDep) -> Response:
+    """The agent's kept runs, newest first, without their prompts; who may see what as
+    for one run (GET /api/runs/:id)."""
+    with database(request).read() as tx:
+        _agent_or_404(tx, agent_id)
+        readable = readable_by(tx, caller)
+        whole = _sees_whole(caller, agent_id)
+        runs = [run_summary_view(r, readable, whole=whole) for r in runs_of(tx, agent_id)]
+    return JsonResponse({"runs": runs})

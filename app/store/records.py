@@ -33,6 +33,7 @@ class HistoryReason(StrEnum):
     USED_THEIRS = "used_theirs"
     RESTORED = "restored"
     LOADED_NEWER = "loaded_newer"
+    MERGED = "merged"
 
     @property
     def label(self) -> str:
@@ -44,6 +45,7 @@ _REASON_LABELS = {
     HistoryReason.USED_THEIRS: "Replaced by their version",
     HistoryReason.RESTORED: "Replaced by a restored version",
     HistoryReason.LOADED_NEWER: "Replaced by a newer version",
+    HistoryReason.MERGED: "Replaced by a merge with their version",
 }
 
 

@@ -320,3 +320,15 @@ def test_every_slice_makes_progress_however_slow_the_machine(
     view.set_texts("".join(f"line {n}\n" for n in range(30)), "changed\n")
     settle(qtbot, view)
     assert view.canvas.laid_out_lines >= len(view.canvas.visible_rows())
+
+
+def test_the_compare_pane_is_named_after_the_titles_shown(qtbot) -> None:
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.set_texts("a\n", "b\n", "v4 by Bob", "Mine (unsaved)")
+    assert view.canvas.accessibleName() == "Compare v4 by Bob with Mine (unsaved)"
+    assert (
+        "v4 by Bob on the left, Mine (unsaved) on the right" in view.canvas.accessibleDescription()
+    )
+    view.set_titles("v3", "v5 (live)")
+    assert view.canvas.accessibleName() == "Compare v3 with v5 (live)"

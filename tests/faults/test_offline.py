@@ -17,6 +17,7 @@ from app.client import TaskdeskClient
 from app.store import LocalStore
 from tests.faultproxy import Fault
 from tests.faults.conftest import TIMEOUT_MS, Desk, connect, type_at_end, unclear_parts
+from tests.window_steps import keep_mine
 from widgets.window.messages import Severity
 
 pytestmark = pytest.mark.timeout(90, method="thread")
@@ -125,7 +126,7 @@ def test_save_while_offline_waits_then_goes_out_on_its_base_version(qtbot, make_
     qtbot.waitUntil(lambda: desk.draft_text("a_scout") is None, timeout=TIMEOUT_MS)
 
 
-def test_a_save_made_meanwhile_becomes_a_conflict_and_nothing_is_written(qtbot, make_desk) -> None:
+def test_a_save_made_meanwhile_opens_the_merge_and_nothing_is_written(qtbot, make_desk) -> None:
     desk, _, _ = _offline_session(qtbot, make_desk)
     mine, base = _save_while_gone(qtbot, desk)
     with TaskdeskClient(desk.server.url, desk.server.token("bob")) as bob:
@@ -135,16 +136,21 @@ def test_a_save_made_meanwhile_becomes_a_conflict_and_nothing_is_written(qtbot, 
     desk.proxy.clear()  # the server is back
     before = len(desk.proxy.exchanges)
     desk.tab.offline_banner.retry_button.click()
-    qtbot.waitUntil(lambda: desk.tab.conflict_banner.isVisible(), timeout=TIMEOUT_MS)
-    assert "Bob" in desk.tab.conflict_banner.text()
-    assert desk.tab.editor.text() == mine
+    # The operator was away when the save met Bob's: the merge is shown, not only a question.
+    qtbot.waitUntil(lambda: desk.tab.merge_flow.active, timeout=TIMEOUT_MS)
+    merge_banner = desk.tab.banners.merge_banner
+    assert merge_banner.isVisible() and "Bob" in merge_banner.text()
+    text = desk.tab.editor.text()
+    assert MINE.strip() in text and BOBS.strip() in text
     assert _puts_after(desk, before) == []  # the owed save waits for the operator's choice
     with TaskdeskClient(desk.server.url, desk.server.token("bob")) as bob:
         assert bob.get_task("a_scout").content == theirs.content
-    assert desk.draft_text("a_scout") == mine
 
-    # Only the operator's choice writes: Keep mine saves over their version, knowingly.
-    desk.tab.conflict_banner.keep_mine_button.click()
+    # Cancel merge is the question again, with my text; Keep mine saves it over theirs.
+    merge_banner.cancel_button.click()
+    assert desk.tab.conflict_banner.isVisible()
+    assert desk.tab.editor.text() == mine
+    keep_mine(qtbot, desk.tab)
     qtbot.waitUntil(lambda: desk.tab.state.saved_text_confirmed, timeout=TIMEOUT_MS)
     with TaskdeskClient(desk.server.url, desk.server.token("bob")) as bob:
         live = bob.get_task("a_scout")

@@ -25,6 +25,7 @@ from app.client import TaskdeskClient
 from app.connect.paths import settings_path
 from tests.faultproxy import Fault
 from tests.faults.conftest import TIMEOUT_MS, Desk, connect, type_at_end, unclear_parts
+from tests.window_steps import keep_mine
 from widgets.launcher import setup_logging
 from widgets.window.messages import install_excepthook
 
@@ -174,7 +175,7 @@ def _full_session(qtbot, desk: Desk, server) -> None:
     type_at_end(qtbot, desk, " Ann again.")
     desk.window.actions_.save.trigger()
     qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=TIMEOUT_MS)
-    tab.conflict_banner.keep_mine_button.click()
+    keep_mine(qtbot, tab)
     qtbot.waitUntil(lambda: _saved(desk), timeout=TIMEOUT_MS)
 
     # Faults, some of them echoing the token back in their error text.

@@ -113,7 +113,7 @@ def test_restore_dialog_shows_the_diff_summary(qtbot) -> None:
     dialog = ConfirmRestoreDialog(2, 5, "3 lines added, 1 removed")
     qtbot.addWidget(dialog)
     assert dialog.summary_label.text() == "3 lines added, 1 removed"
-    assert dialog.restore_button.text() == "Restore v2"
+    assert dialog.restore_button.text() == "&Restore v2"
     assert "version 6" in dialog.message_label.text()
     with qtbot.waitSignal(dialog.accepted):
         dialog.restore_button.click()

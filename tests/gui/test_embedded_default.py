@@ -100,6 +100,8 @@ def test_window_without_a_server_opens_the_local_workspace(qtbot, make_window) -
     assert tab.editor.text().strip()
     qtbot.waitUntil(lambda: bool(tab.preview.pane.toPlainText().strip()), timeout=TIMEOUT)
     assert window.windowTitle() == f"{tab.agent_name()} — Taskdesk"
+    assert window.status_line.server_label.text() == "Local workspace"
+    assert window.status_line.person_label.text() == f"Signed in as {first_operator()[1]}"
     assert len(window.agent_model.agent_ids()) == len(json.loads(demo_workspace_text())["agents"])
 
 

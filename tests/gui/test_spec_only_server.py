@@ -11,7 +11,7 @@ from app.client import TaskdeskClient
 from app.render.preview_notes import UNSUPPORTED_MESSAGE
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
-from tests.window_steps import said, saved, sign_in, type_at_end
+from tests.window_steps import keep_mine, said, saved, sign_in, type_at_end
 from widgets.dialogs.connect import ConnectRequest
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
@@ -107,7 +107,7 @@ def test_connect_open_by_id_edit_save_and_conflict(
     qtbot.waitUntil(lambda: tab.conflict_banner.isVisible(), timeout=TIMEOUT)
     assert f"v{after.version + 1}" in tab.conflict_banner.text()
     assert tab.editor.text() == mine  # nothing lost
-    tab.conflict_banner.keep_mine_button.click()
+    keep_mine(qtbot, tab)
     qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
     final = bob.get_task("a_scout")
     assert final.content == mine and final.revisions[0].content == theirs

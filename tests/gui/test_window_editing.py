@@ -70,6 +70,10 @@ def test_conflict_compare_shows_their_text_beside_mine(qtbot, window: MainWindow
 def test_conflict_keep_mine_saves_my_text_over_theirs(qtbot, window: MainWindow, bob) -> None:
     theirs, mine = _conflict(qtbot, window, bob)
     window.task_tab.conflict_banner.keep_mine_button.click()
+    flow = window.task_tab.conflict_flow
+    qtbot.waitUntil(lambda: flow.keep_mine_dialog is not None, timeout=TIMEOUT)
+    assert "Bob's rule." in flow.keep_mine_dialog.diff_view.old_text  # what it throws away
+    flow.keep_mine_dialog.confirm_button.click()
     qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
     live = bob.get_task("a_writer")
     assert live.content == mine
@@ -107,6 +111,9 @@ def test_restore_a_version_after_seeing_the_change(qtbot, window: MainWindow, bo
     )
     dialog = window.task_tab.version_flow.restore_dialog
     assert "removed" in dialog.summary_label.text() or "added" in dialog.summary_label.text()
+    # The one compare view: the live text beside what Restore brings back.
+    assert (dialog.diff_view.old_text, dialog.diff_view.new_text) == (live.content, older.content)
+    assert dialog.diff_view.model.change_count >= 1
     dialog.restore_button.click()
     qtbot.waitUntil(lambda: bob.get_task("a_scout").version == live.version + 1, timeout=TIMEOUT)
     assert bob.get_task("a_scout").content == older.content

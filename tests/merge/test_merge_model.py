@@ -224,3 +224,14 @@ def test_a_newer_request_cancels_the_older_one_on_another_thread() -> None:
     assert requests.is_current(newer) and not requests.is_current(older)
     requests.cancel()
     assert newer.cancelled
+
+
+def test_rewrites_split_only_by_blank_lines_are_one_conflict() -> None:
+    base = "Intro.\n\nOne.\n\nTwo.\n\nEnd.\n"
+    mine = "Intro.\n\nUno.\n\nDos.\n\nEnd.\n"
+    theirs = "Intro.\n\nEins.\n\nZwei.\n\nEnd.\n"
+    result = merge_texts(base, theirs, mine)
+    [conflict] = result.conflicts
+    assert (conflict.mine, conflict.theirs) == ("Uno.\n\nDos.\n", "Eins.\n\nZwei.\n")
+    assert result.take(0, Resolution.MINE).text == mine
+    assert result.take(0, Resolution.THEIRS).text == theirs

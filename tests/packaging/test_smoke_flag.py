@@ -50,7 +50,8 @@ def test_smoke_opens_the_embedded_default_and_quits_once_the_task_is_painted(
     # A fresh home: the local workspace was made there and the server was stopped after.
     assert (tmp_path / "home" / "data" / "local_workspace.sqlite3").is_file()
     image = QImage(str(shot))
-    assert image.width() >= 800 and image.height() >= 500
+    # The whole window: it opens at 90% of the screen at most (offscreen's is 800×800).
+    assert image.width() >= 700 and image.height() >= 500
     assert not is_blank(image)
 
 

@@ -24,7 +24,8 @@ TEXT_SCHEMES = {"http", "https", "mailto"}
 EMBED_ATTRIBUTES = {
     "a": {"href", "title", "class"},
     "p": {"class", "style"},
-    "span": {"style"},
+    "span": {"class", "style"},
+    "td": {"class"},
     "table": {"class", "width", "border", "cellspacing", "cellpadding", "bgcolor", "style"},
 }
 EMBED_SCHEME = "taskdesk-embed"

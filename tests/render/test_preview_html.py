@@ -60,7 +60,8 @@ def test_inlined_note_is_a_headed_block_with_its_body(parse_html: Callable) -> N
     assert outer.find_all("em")[0].text() == "short"  # the body is rendered Markdown
     # hop 2: the note inside the note is a block of its own, tinted apart
     assert "Tone" in inner.find_all("p", "embed-header")[0].text()
-    assert inner.attrs["bgcolor"] != outer.attrs["bgcolor"]
+    assert outer.find_all("td")[0].attrs["class"] == "embed-hop-1"
+    assert inner.find_all("td")[0].attrs["class"] == "embed-hop-2"
     # hop 3 stays as written
     assert f"![[{DEEP}]]" in inner.text()
     assert tree.find_all("p")[-1].text() == "After."
@@ -76,7 +77,7 @@ def test_collection_is_a_chip_with_its_name(parse_html: Callable) -> None:
     (chip,) = tree.find_all("a", "embed-collection")
     assert "Customers" in chip.text()
     assert link_target(chip) == CUSTOMERS
-    assert "background-color" in chip.find_all("span")[0].attrs["style"]
+    assert chip.find_all("span")[0].attrs["class"] == "chip-collection"
     assert tree.find_all("p")[0].text().startswith("Rows from ")
 
 
@@ -94,7 +95,7 @@ def test_unreachable_embed_is_a_red_marker_naming_the_path(parse_html: Callable)
     assert [link_target(c) for c in chips] == [SECRET, "recipe:old"]
     for chip, path in zip(chips, [SECRET, "recipe:old"], strict=True):
         assert path in chip.text() and "not reachable" in chip.text()
-        assert "#a61b1b" in chip.find_all("span")[0].attrs["style"]
+        assert chip.find_all("span")[0].attrs["class"] == "chip-marker"
     assert "hidden" not in tree.text()
 
 

@@ -73,6 +73,7 @@ def _check(document: dict[str, Any], method: str, template: str, answer: request
         ("delete", "/api/agents/{agent_id}/files/task.md", TASK, "ann", None),
         ("post", "/api/agents/{agent_id}/runs", "/api/agents/a_scout/runs", "mia", None),
         ("post", "/api/agents/{agent_id}/runs", "/api/agents/nope/runs", "ann", None),
+        ("get", "/api/agents/{agent_id}/runs", "/api/agents/nope/runs", "ann", None),
         ("get", "/api/runs/{run_id}", "/api/runs/nope", "ann", None),
         ("get", "/api/notes/{display_path}", "/api/notes/org/o_acme/nope.md", "ann", None),
         ("delete", "/api/notes/{display_path}", "/api/notes/org/o_acme/nope.md", "ann", None),
@@ -97,6 +98,8 @@ def test_a_run_and_a_note_match_the_document(live_server: LiveServer) -> None:
     _check(document, "post", "/api/agents/{agent_id}/runs", made)
     again = call(live_server, "GET", f"/api/runs/{made.json()['id']}", "mia")
     _check(document, "get", "/api/runs/{run_id}", again)
+    listed = call(live_server, "GET", "/api/agents/a_scout/runs", "mia")
+    _check(document, "get", "/api/agents/{agent_id}/runs", listed)
     notes = call(live_server, "GET", "/api/org/embeddable-notes", "ann").json()["notes"]
     for note in notes[:3]:
         answer = call(live_server, "GET", f"/api/notes/{note['display_path']}", "ann")
@@ -108,7 +111,7 @@ def test_a_run_and_a_note_match_the_document(live_server: LiveServer) -> None:
     [
         (TASK, "DELETE, GET, PUT"),
         ("/api/notes/org/o_acme/x.md", "DELETE, GET"),
-        ("/api/agents/a_scout/runs", "POST"),
+        ("/api/agents/a_scout/runs", "GET, POST"),
         ("/api/me", "GET"),
     ],
 )

@@ -236,3 +236,42 @@ def test_a_member_gets_the_run_with_unreadable_notes_withheld(
     own = requests.get(f"{server.url}/api/runs/{run_id}", headers=agent, timeout=TIMEOUT).json()
     assert own["system_prompt"] == whole["system_prompt"]
     assert triage in [n["display_path"] for n in whole["task_source"]["notes"]]
+
+
+def test_the_runs_list_names_only_what_each_caller_may_read(
+    demo: tuple[LiveServer, Workspace],
+) -> None:
+    """Every kind of caller lists a run: operators and the run's own agent see its every
+    note; a member and another agent see only the notes their access lists give them."""
+    server, workspace = demo
+    ann = {"Authorization": f"Bearer {server.token('u_ann')}"}
+    made = requests.post(f"{server.url}/api/agents/a_dispatch/runs", headers=ann, timeout=TIMEOUT)
+    assert made.status_code == 201
+    whole = [n["display_path"] for n in made.json()["task_source"]["notes"]]
+    triage = "org/o_acme/guilds/guild_ops/triage-rules.md"
+    assert triage in whole
+    files = workspace.files
+    for who, kind, guild in [
+        ("u_bob", "operator", None),
+        ("a_dispatch", "agent", "guild_ops"),
+        ("u_dana", "member", None),
+        ("a_scout", "agent", "guild_research"),
+        ("a_helper", "agent", "guild_support"),
+    ]:
+        caller = Caller(who, kind, guild)
+        headers = {"Authorization": f"Bearer {server.token(who)}"}
+        listed = requests.get(
+            f"{server.url}/api/agents/a_dispatch/runs", headers=headers, timeout=TIMEOUT
+        )
+        assert listed.status_code == 200, (who, listed.text)
+        (entry,) = listed.json()["runs"]
+        assert "system_prompt" not in entry
+        paths = [n["display_path"] for n in entry["task_source"]["notes"]]
+        if kind == "operator" or who == "a_dispatch":
+            assert paths == whole, who
+        else:
+            # A note shows only when it and every note it was inlined from are readable.
+            assert set(paths) <= {p for p in whole if can_read(caller, files[p].access)}, who
+            assert triage not in paths, who
+        one = requests.get(f"{server.url}/api/runs/{entry['id']}", headers=headers, timeout=TIMEOUT)
+        assert paths == [n["display_path"] for n in one.json()["task_source"]["notes"]], who

@@ -140,3 +140,26 @@ def test_the_runs_task_is_what_taskdesk_expand_prints(live_server: LiveServer) -
         ).stdout
         run = _run(live_server, agent)
         assert task_section(run["system_prompt"]).encode("utf-8") == printed
+
+
+def test_the_runs_list_is_newest_first_without_prompts(live_server: LiveServer) -> None:
+    first = _run(live_server, "a_scout", who="ann")
+    second = _run(live_server, "a_scout", who="scout")
+    _run(live_server, "a_writer")
+    listed = call(live_server, "GET", "/api/agents/a_scout/runs").json()["runs"]
+    assert [r["id"] for r in listed] == [second["id"], first["id"]]
+    assert [r["created_by_name"] for r in listed] == ["Scout", "Ann"]
+    assert listed[1] == {
+        "id": first["id"],
+        "agent_id": "a_scout",
+        "created_at": first["created_at"],
+        "created_by_id": "u_ann",
+        "created_by_name": "Ann",
+        "task_source": first["task_source"],
+    }
+
+
+def test_the_runs_list_of_an_unknown_agent_is_404(live_server: LiveServer) -> None:
+    response = call(live_server, "GET", "/api/agents/a_nobody/runs")
+    assert (response.status_code, response.json()) == (404, {"error": "no such agent"})
+    assert call(live_server, "GET", "/api/agents/a_writer/runs").json() == {"runs": []}

@@ -29,6 +29,7 @@ EXTENSION_CALLS = [
     ("GET", f"/api/notes/{ORG}/guilds/guild_ops/style-guide.md"),
     ("DELETE", f"/api/notes/{ORG}/escalation.md"),
     ("POST", "/api/agents/a_scout/runs"),
+    ("GET", "/api/agents/a_scout/runs"),
     ("GET", "/api/runs/r_anything"),
 ]
 

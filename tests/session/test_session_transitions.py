@@ -347,6 +347,48 @@ def test_use_theirs_replaces_the_editor_only_once_history_holds_the_text() -> No
     assert said(effects) == ["Loaded v4; your text is kept in local history."]
 
 
+def test_a_merge_is_an_unsaved_edit_on_their_version_and_mine_goes_to_history() -> None:
+    editor = Editor()
+    model, effects = run(
+        in_conflict(editor), lambda m, ed: choices.merged(m, ed, 4, "mine and theirs"), editor
+    )
+    [keep] = of(KeepInHistory, effects)
+    assert isinstance(keep, KeepInHistory)
+    assert keep.text == "mine" and keep.reason is HistoryReason.MERGED
+    assert editor.now == "mine and theirs"
+    assert model.phase is Phase.IDLE and model.conflict is None and model.dirty
+    assert (model.base_version, model.base_text) == (4, "theirs")  # a save expects theirs
+    assert of(SendPut, effects) == []  # nothing is published until a save
+    assert WriteDraft(AGENT, "mine and theirs", 4, "Writer") in effects
+    model, effects = run(model, saves.save, editor)
+    [sent] = of(SendPut, effects)
+    assert isinstance(sent, SendPut) and sent.put.expected == 4
+    assert sent.put.text == "mine and theirs"
+
+
+def test_a_merge_with_a_version_no_longer_in_conflict_is_not_taken() -> None:
+    editor = Editor()
+    before = in_conflict(editor)
+    model, effects = run(before, lambda m, ed: choices.merged(m, ed, 5, "stale"), editor)
+    assert model == before and effects == [] and editor.now == "mine"
+
+
+def test_cancel_merge_brings_my_text_and_the_question_back() -> None:
+    editor = Editor()
+    conflict = in_conflict(editor)
+    theirs = conflict.conflict
+    assert theirs is not None
+    model, _ = run(conflict, lambda m, ed: choices.merged(m, ed, 4, "merged"), editor)
+    model, effects = run(
+        model, lambda m, ed: choices.unmerged(m, ed, theirs, "mine", 3, "v3 text"), editor
+    )
+    assert editor.now == "mine" and model.phase is Phase.CONFLICT and model.conflict == theirs
+    assert (model.base_version, model.base_text) == (3, "v3 text")
+    [keep] = of(KeepInHistory, effects)
+    assert isinstance(keep, KeepInHistory) and keep.text == "merged"
+    assert WriteDraft(AGENT, "mine", 3, "Writer") in effects
+
+
 def test_discard_then_undo_brings_the_text_back_on_its_version() -> None:
     editor = Editor()
     model, effects = run(in_conflict(editor), choices.discard, editor)

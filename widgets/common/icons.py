@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 import qtawesome as qta
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
+from PySide6.QtWidgets import QLabel
+
+from widgets.common.theme import current_theme
 
 IconName = Literal[
     "warning",
@@ -30,6 +35,8 @@ IconName = Literal[
     "person",
     "edit",
     "preview",
+    "side_by_side",
+    "more",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -55,22 +62,79 @@ _GLYPHS: dict[str, str] = {
     "person": "fa6s.user",
     "edit": "fa6s.pen",
     "preview": "fa6s.eye",
+    "side_by_side": "fa6s.table-columns",
+    "more": "fa6s.angles-right",
 }
 
-# Calm colours that read on the light stylesheet; warnings and errors stand out, the rest don't.
+# Calm colours from the light or dark theme; warnings and errors stand out, the rest don't.
 _COLOURS: dict[str, str] = {
-    "warning": "#b26a00",
-    "budget": "#b26a00",
-    "conflict": "#b26a00",
-    "draft": "#2f6fb3",
-    "offline": "#6b7280",
-    "error": "#c0392b",
-    "unreachable": "#c0392b",
-    "info": "#2f6fb3",
+    "warning": "warning_mark",
+    "budget": "warning_mark",
+    "conflict": "warning_mark",
+    "draft": "md_link",
+    "offline": "muted",
+    "error": "danger_mark",
+    "unreachable": "danger_mark",
+    "info": "md_link",
 }
-_DEFAULT_COLOUR = "#4b5563"
+_DEFAULT_COLOUR = "muted"
+
+
+@cache
+def _tinted(name: str, colour: str) -> QIcon:
+    return qta.icon(_GLYPHS[name], color=colour)
+
+
+class _ThemedIconEngine(QIconEngine):
+    """Draws the icon in the colour of the look shown now, so toolbars and banners made in
+    the light look turn with the rest when the system switches to dark."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def _icon(self) -> QIcon:
+        token = _COLOURS.get(self._name, _DEFAULT_COLOUR)
+        return _tinted(self._name, getattr(current_theme(), token))
+
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        self._icon().paint(painter, rect, Qt.AlignmentFlag.AlignCenter, mode, state)
+
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        return self._icon().pixmap(size, mode, state)
+
+    def clone(self) -> QIconEngine:
+        return _ThemedIconEngine(self._name)
 
 
 def icon(name: IconName, colour: str | None = None) -> QIcon:
-    """The icon for ``name``, tinted with its usual colour unless ``colour`` is given."""
-    return qta.icon(_GLYPHS[name], color=colour or _COLOURS.get(name, _DEFAULT_COLOUR))
+    """The icon for ``name``, tinted with its usual colour in the look shown now (light or
+    dark, following it), unless ``colour`` is given."""
+    if colour is not None:
+        return _tinted(name, colour)
+    return QIcon(_ThemedIconEngine(name))
+
+
+class _PixmapRefresher(QObject):
+    """Sets a label's icon pixmap again when the look changes (a pixmap is fixed colours)."""
+
+    def __init__(self, label: QLabel, name: IconName, size: int) -> None:
+        super().__init__(label)
+        self.name, self.size = name, size
+        label.installEventFilter(self)
+        label.setPixmap(icon(name).pixmap(size, size))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange) and isinstance(
+            watched, QLabel
+        ):
+            watched.setPixmap(icon(self.name).pixmap(self.size, self.size))
+        return False
+
+
+def show_icon(label: QLabel, name: IconName, size: int) -> None:
+    """Show icon ``name`` in ``label`` at ``size`` px, redrawn when light and dark switch."""
+    for old in label.findChildren(_PixmapRefresher):
+        label.removeEventFilter(old)
+        old.deleteLater()
+    _PixmapRefresher(label, name, size)

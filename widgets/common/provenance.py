@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from widgets.common.icons import icon
+from widgets.common.icons import show_icon
 from widgets.common.plain_text import plain_label
 
 
@@ -58,7 +58,7 @@ class ProvenanceStrip(QWidget):
         super().__init__(parent)
         self.setObjectName("ProvenanceStrip")
         self.icon_label = QLabel()
-        self.icon_label.setPixmap(icon("history").pixmap(14, 14))
+        show_icon(self.icon_label, "history", 14)
         self.label = plain_label()  # who changed it: a name from a server
         self.label.setObjectName("hint")
         layout = QHBoxLayout(self)

@@ -13,9 +13,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.theme import current_theme
+
 AnyIndex = QModelIndex | QPersistentModelIndex
 
-DETAIL_COLOUR = QColor("#6b7280")  # the stylesheet's muted grey
 DETAIL_SCALE = 0.9  # the detail line reads as secondary without turning into fine print
 
 
@@ -102,7 +103,7 @@ class TwoLineDelegate(QStyledItemDelegate):
         ink = palette.color(
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         )
-        muted = QColor(ink) if selected else QColor(DETAIL_COLOUR)
+        muted = QColor(ink) if selected else current_theme().colour("muted")
         if selected:
             muted.setAlphaF(0.75)  # still secondary on any selection colour
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import Enum
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -41,6 +42,23 @@ class _ButtonDialog(QDialog):
         layout.addLayout(self._extra)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(420)
+        self._safe_button: QPushButton | None = None
+
+    def _keep_default(self, safe: QPushButton) -> None:
+        """``safe`` is the default and focused button however the dialog opens, so Return
+        (or Space) never does the destructive thing. Without this, ``open()`` focuses the
+        first button, which then becomes the default as an auto-default button."""
+        for button in self.buttons.buttons():
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+        safe.setDefault(True)
+        self._safe_button = safe
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._safe_button is not None:
+            self._safe_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _button(self, label: str, role: QDialogButtonBox.ButtonRole) -> QPushButton:
         button = self.buttons.addButton(label, role)
@@ -88,9 +106,10 @@ class ConfirmRestoreDialog(_ButtonDialog):
         self.summary_label.setWordWrap(True)
         self._extra.addWidget(self.summary_label)
         self.restore_button = self._button(
-            f"Restore v{version}", QDialogButtonBox.ButtonRole.AcceptRole
+            f"&Restore v{version}", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
+        self._keep_default(self.cancel_button)
         self.restore_button.clicked.connect(self.accept)
         self.cancel_button.clicked.connect(self.reject)
 
@@ -111,9 +130,9 @@ class OpenLinkDialog(_ButtonDialog):
         self.address_label.setTextFormat(Qt.TextFormat.PlainText)
         self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._extra.addWidget(self.address_label)
-        self.open_button = self._button("Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.open_button = self._button("&Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
-        self.cancel_button.setDefault(True)
+        self._keep_default(self.cancel_button)
         self.open_button.clicked.connect(self.accept)
         self.cancel_button.clicked.connect(self.reject)
 
@@ -125,7 +144,7 @@ class ConfirmDropDialog(_ButtonDialog):
         super().__init__(title, text, parent)
         self.confirm_button = self._button(confirm_label, QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel_button = self._button("Cancel", QDialogButtonBox.ButtonRole.RejectRole)
-        self.cancel_button.setDefault(True)
+        self._keep_default(self.cancel_button)
         self.confirm_button.clicked.connect(self.accept)
         self.cancel_button.clicked.connect(self.reject)
 
@@ -142,14 +161,14 @@ class CompareDialog(QDialog):
         self.diff_view.set_titles(their_title, "Mine (unsaved)")
         self.buttons = QDialogButtonBox()
         self.keep_mine_button = self.buttons.addButton(
-            "Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
+            "&Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.use_theirs_button = self.buttons.addButton(
-            "Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
+            "&Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
         )
-        self.close_button = self.buttons.addButton("Close", QDialogButtonBox.ButtonRole.RejectRole)
+        self.close_button = self.buttons.addButton("&Close", QDialogButtonBox.ButtonRole.RejectRole)
         for button in (self.keep_mine_button, self.use_theirs_button, self.close_button):
-            button.setAccessibleName(button.text())
+            button.setAccessibleName(button.text().replace("&", ""))
         self.close_button.clicked.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.diff_view, 1)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -17,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from widgets.common.accessible_roles import announce, set_accessible_role
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +80,21 @@ class ConnectDialog(QDialog):
         self.remember_box.setAccessibleName("Remember the token in the system keyring")
         self.remember_box.setChecked(keyring_available)
         self.remember_box.setEnabled(keyring_available)
+        # Said on screen, not in a tooltip alone: why the box is off and what happens instead.
+        self.remember_hint = QLabel(
+            "No system keyring is available: the token is kept for this session only."
+        )
+        self.remember_hint.setObjectName("hint")
+        self.remember_hint.setWordWrap(True)
+        self.remember_hint.setVisible(not keyring_available)
         if not keyring_available:
-            self.remember_box.setToolTip(
-                "No system keyring is available: the token is kept for this session only."
-            )
+            self.remember_box.setToolTip(self.remember_hint.text())
+            self.remember_box.setAccessibleDescription(self.remember_hint.text())
         self.error_label = QLabel()
         self.error_label.setObjectName("formError")
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        set_accessible_role(self.error_label, QAccessible.Role.AlertMessage)
         self.error_label.hide()
 
         form = QFormLayout()
@@ -111,13 +121,22 @@ class ConnectDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.remember_box)
+        layout.addWidget(self.remember_hint)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
 
-    def show_error(self, text: str) -> None:
+    def show_error(self, text: str, field: QLineEdit | None = None) -> None:
+        """Show why connecting failed; ``field``, if the fault is in one, gets the error as
+        its description and the focus, so a screen reader reads the two together."""
         self.error_label.setText(text)
         self.error_label.show()
+        announce(self.error_label)
+        for each in (self.url_edit, self.token_edit):
+            each.setAccessibleDescription(text if each is field else "")
+        if field is not None:
+            self.error_label.setBuddy(field)
+            field.setFocus()
         self.set_busy(False)
 
     def set_busy(self, busy: bool) -> None:
@@ -128,15 +147,17 @@ class ConnectDialog(QDialog):
     def _on_connect(self) -> None:
         url, problem = check_server_url(self.url_edit.text())
         if url is None:
-            self.show_error(problem)
-            self.url_edit.setFocus()
+            self.show_error(problem, self.url_edit)
             return
         token = self.token_edit.text().strip()
         if not token:
-            self.show_error("Enter your token. Your server's administrator can give you one.")
-            self.token_edit.setFocus()
+            self.show_error(
+                "Enter your token. Your server's administrator can give you one.", self.token_edit
+            )
             return
         self.request = ConnectRequest(url, token, self.remember_box.isChecked())
         self.error_label.hide()
+        for each in (self.url_edit, self.token_edit):
+            each.setAccessibleDescription("")
         self.set_busy(True)
         self.submitted.emit(self.request)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QCompleter, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QCompleter, QListView, QWidget
 
 from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableFilterProxy, EmbeddableModel
 from widgets.editor.insert_picker import EmbeddableNoteDelegate
@@ -33,6 +33,8 @@ class EmbedCompleter(QCompleter):
         assert popup is not None  # QCompleter always makes one
         self.list_popup: QAbstractItemView = popup
         popup.setItemDelegate(EmbeddableNoteDelegate(popup))
+        if isinstance(popup, QListView):  # one row height: no measuring thousands of rows
+            popup.setUniformItemSizes(True)
         popup.setAccessibleName("Embeddable notes")
         popup.setMinimumWidth(380)
         # activated is overloaded (text, index); the text form carries PATH_ROLE.

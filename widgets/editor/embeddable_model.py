@@ -1,16 +1,26 @@
-"""The notes and collections an operator can embed, as a list model and a search filter."""
+"""The notes and collections an operator can embed, as a list model and a search filter.
+
+Built for tens of thousands of notes: the search keys are lower-cased once per list into a
+C++ string model, a key typed is one C++ filter pass over them (QSortFilterProxyModel with a
+regular expression), and Python is asked only for the rows a view shows.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractListModel,
+    QIdentityProxyModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRegularExpression,
     QSortFilterProxyModel,
+    QStringListModel,
     Qt,
 )
 
@@ -27,20 +37,57 @@ NOTE_ROLE = Qt.ItemDataRole.UserRole + 5
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
+@dataclass(frozen=True, slots=True)
+class NoteList:
+    """Notes with their search keys: built by ``with_search_keys`` on a worker thread, so the
+    GUI thread doesn't lower-case 50,000 titles and paths when the list arrives."""
+
+    notes: list[EmbeddableNote]
+    keys: list[str]
+
+
+def with_search_keys(notes: Iterable[EmbeddableNote]) -> NoteList:
+    """Plain Python, no Qt: safe off the GUI thread."""
+    listed = list(notes)
+    return NoteList(listed, _key_strings(listed))
+
+
+def _key_strings(notes: list[EmbeddableNote]) -> list[str]:
+    """Per note, ``kind<TAB>title, path and level`` lower-cased: what a search looks in."""
+    return [f"{n.kind}\t{n.title}\n{n.display_path}\n{n.level}".casefold() for n in notes]
+
+
 class EmbeddableModel(QAbstractListModel):
     """One row per ``EmbeddableNote``; the title is shown, the path is in PATH_ROLE."""
 
     def __init__(self, notes: Iterable[EmbeddableNote] = (), parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._notes: list[EmbeddableNote] = list(notes)
+        self._keys: QStringListModel | None = None
+        self._key_list = _key_strings(self._notes)
 
-    def set_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+    def set_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
+        listed = notes if isinstance(notes, NoteList) else with_search_keys(notes)
         self.beginResetModel()
-        self._notes = list(notes)
+        self._notes = listed.notes
+        self._key_list = listed.keys
         self.endResetModel()
+        if self._keys is not None:
+            self._keys.setStringList(listed.keys)
 
     def notes(self) -> list[EmbeddableNote]:
         return list(self._notes)
+
+    def note_at(self, row: int) -> EmbeddableNote:
+        return self._notes[row]
+
+    def search_keys(self) -> QStringListModel:
+        """Per row, ``kind<TAB>title, path and level`` lower-cased, as a C++ string model:
+        what the search filters run over without calling back into Python per row."""
+        if self._keys is None:
+            self._keys = QStringListModel(self)
+            self._keys.setStringList(self._key_list)
+        return self._keys
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._notes)
@@ -68,38 +115,66 @@ class EmbeddableModel(QAbstractListModel):
         return None
 
 
-class EmbeddableFilterProxy(QSortFilterProxyModel):
-    """Keeps the rows of one kind whose title, path or level holds every search word."""
+class EmbeddableFilterProxy(QIdentityProxyModel):
+    """The rows of one kind whose title, path or level holds every search word.
+
+    Filtering runs in C++ over the shared model's search keys; this proxy only maps the rows
+    a view asks for back to their notes. (A QSortFilterProxyModel over the notes themselves
+    would call Python for each of 50,000 rows on every key.)
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._notes: EmbeddableModel | None = None
         self._words: tuple[str, ...] = ()
         self._kind: Literal["note", "collection"] | None = None
+        self._filter = QSortFilterProxyModel(self)
+        self._filter.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)  # keys are folded
+        super().setSourceModel(self._filter)
+
+    def setSourceModel(self, model: QAbstractItemModel) -> None:
+        assert isinstance(model, EmbeddableModel)
+        self._notes = model
+        self._filter.setSourceModel(model.search_keys())
+        self._apply()
 
     def set_search(self, text: str) -> None:
-        words = tuple(text.casefold().split())
-        self._refilter(lambda: setattr(self, "_words", words))
+        self._words = tuple(text.casefold().split())
+        self._apply()
 
     def set_kind(self, kind: Literal["note", "collection"] | None) -> None:
-        self._refilter(lambda: setattr(self, "_kind", kind))
+        self._kind = kind
+        self._apply()
 
-    def _refilter(self, change: Callable[[], None]) -> None:
-        # Qt 6.9 brought begin/endFilterChange and deprecated invalidateRowsFilter after it.
-        if hasattr(self, "beginFilterChange"):
-            self.beginFilterChange()
-            change()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            change()
-            self.invalidateRowsFilter()
+    def note_row(self, index: AnyIndex) -> int:
+        """The row in the shared model of a row shown here; -1 for none."""
+        return self._filter.mapToSource(self.mapToSource(index)).row()
 
-    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
-        source = self.sourceModel()
-        index = source.index(source_row, 0, source_parent)
-        note = source.data(index, NOTE_ROLE)
-        if not isinstance(note, EmbeddableNote):
-            return False
-        if self._kind is not None and note.kind != self._kind:
-            return False
-        haystack = f"{note.title}\n{note.display_path}\n{note.level}".casefold()
-        return all(word in haystack for word in self._words)
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        row = self.note_row(index) if index.isValid() else -1
+        if self._notes is None or row < 0:
+            return None
+        return self._notes.data(self._notes.index(row, 0), role)
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
+
+    def _apply(self) -> None:
+        if self._kind is None and len(self._words) <= 1:
+            # The completer's usual case: one word, any kind; a plain search beats a pattern.
+            self._filter.setFilterFixedString(self._words[0] if self._words else "")
+            return
+        # Each word a lookahead (every word, any order) after the row's kind.
+        kind = f"{self._kind}\t" if self._kind is not None else ""
+        looks = "".join(f"(?=.*?{QRegularExpression.escape(w)})" for w in self._words)
+        pattern = QRegularExpression(
+            f"^{kind}{looks}" if kind or looks else "",
+            QRegularExpression.PatternOption.DotMatchesEverythingOption,
+        )
+        self._filter.setFilterRegularExpression(pattern)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
+from widgets.common.fields import name_clear_button
 from widgets.common.icons import icon
 from widgets.editor.task_editor import TaskEditor
 
@@ -30,16 +31,16 @@ class FindBar(QFrame):
         self.setAccessibleName("Find and replace")
         self.editor = editor
 
-        self.find_label = QLabel("Find")
+        self.find_label = QLabel("Fi&nd")
         self.find_field = QLineEdit()
         self.find_field.setAccessibleName("Find")
-        self.find_field.setClearButtonEnabled(True)
+        name_clear_button(self.find_field, "Clear Find")
         self.find_label.setBuddy(self.find_field)
-        self.find_previous_button = QPushButton(icon("previous"), "Previous")
+        self.find_previous_button = QPushButton(icon("previous"), "Previou&s")
         self.find_previous_button.setAccessibleName("Previous")
-        self.find_next_button = QPushButton(icon("next"), "Next")
+        self.find_next_button = QPushButton(icon("next"), "Ne&xt")
         self.find_next_button.setAccessibleName("Next")
-        self.match_case_box = QCheckBox("Match case")
+        self.match_case_box = QCheckBox("&Match case")
         self.match_case_box.setAccessibleName("Match case")
         self.status_label = QLabel("")
         self.status_label.setObjectName("hint")
@@ -47,14 +48,16 @@ class FindBar(QFrame):
         self.close_button.setIcon(icon("close"))
         self.close_button.setToolTip("Close")
         self.close_button.setAccessibleName("Close")
+        for target in (self.match_case_box, self.close_button):
+            target.setMinimumSize(24, 24)  # WCAG 2.5.8: targets of at least 24 × 24 px
 
-        self.replace_label = QLabel("Replace")
+        self.replace_label = QLabel("Re&place")
         self.replace_field = QLineEdit()
         self.replace_field.setAccessibleName("Replace")
         self.replace_label.setBuddy(self.replace_field)
-        self.replace_button = QPushButton("Replace")
+        self.replace_button = QPushButton("Rep&lace")
         self.replace_button.setAccessibleName("Replace")
-        self.replace_all_button = QPushButton("Replace all")
+        self.replace_all_button = QPushButton("Replace &all")
         self.replace_all_button.setAccessibleName("Replace all")
 
         grid = QGridLayout(self)

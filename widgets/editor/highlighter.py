@@ -16,6 +16,7 @@ from PySide6.QtGui import (
 
 from app.core.embed_verdicts import EmbedVerdict
 from app.core.expander import EMBED_RE, embed_path
+from widgets.common.theme import Theme, current_theme
 
 _IN_FENCE = 1
 """Block state: the block is inside a fenced code block."""
@@ -75,34 +76,54 @@ class TaskHighlighter(QSyntaxHighlighter):
         self._set_format = self.setFormat
         self._set_state = self.setCurrentBlockState
         self._previous_state = self.previousBlockState
-        self.heading_format = _format("#1f3a5f", bold=True)
+        self.theme = current_theme()
+        self._build_formats(self.theme)
+
+    def _build_formats(self, theme: Theme) -> None:
+        self.heading_format = _format(theme.md_heading, bold=True)
         self.strong_format = _format(bold=True)
         self.emphasis_format = _format(italic=True)
-        self.code_format = _format("#8a3b12", background="#f4f1ec")
-        self.fence_format = _format("#8a3b12", background="#f4f1ec")
-        self.list_format = _format("#2f6fb3", bold=True)
-        self.quote_format = _format("#6b7280", italic=True)
+        self.code_format = _format(theme.md_code, background=theme.md_code_bg)
+        self.fence_format = _format(theme.md_code, background=theme.md_code_bg)
+        self.list_format = _format(theme.md_list, bold=True)
+        self.quote_format = _format(theme.muted, italic=True)
         self.link_format = _format(
-            "#2f6fb3", underline=QTextCharFormat.UnderlineStyle.SingleUnderline
+            theme.md_link, underline=QTextCharFormat.UnderlineStyle.SingleUnderline
         )
         self._line_formats = {
             "heading": self.heading_format,
             "quote": self.quote_format,
             "list": self.list_format,
         }
+        # Each kind differs by a shape as well as a hue (bold, dashes, italics, a wave), so
+        # no one needs to tell the colours apart: a table's embed is underlined with dashes.
         self.embed_formats: dict[str | None, QTextCharFormat] = {
-            None: _format("#4b5563", background="#eef0f3"),
-            "inlined": _format("#1d4f91", background="#e3edfa", bold=True),
-            "collection": _format("#1e6b45", background="#e2f3ea", bold=True),
-            "repeat": _format("#4b5563", background="#eef0f3", italic=True),
+            None: _format(theme.embed_plain, background=theme.embed_plain_bg),
+            "inlined": _format(theme.embed_note, background=theme.embed_note_bg, bold=True),
+            "collection": _format(
+                theme.embed_table,
+                background=theme.embed_table_bg,
+                bold=True,
+                underline=QTextCharFormat.UnderlineStyle.DashUnderline,
+                underline_colour=theme.embed_table,
+            ),
+            "repeat": _format(theme.embed_plain, background=theme.embed_plain_bg, italic=True),
             "unreachable": _format(
-                "#a32020",
-                background="#fbe7e7",
+                theme.embed_unreachable,
+                background=theme.embed_unreachable_bg,
                 bold=True,
                 underline=QTextCharFormat.UnderlineStyle.WaveUnderline,
-                underline_colour="#c0392b",
+                underline_colour=theme.danger_mark,
             ),
         }
+
+    def set_theme(self, theme: Theme) -> None:
+        """Draw with ``theme``'s colours (the light or dark look changed)."""
+        if theme == self.theme:
+            return
+        self.theme = theme
+        self._build_formats(theme)
+        self.rehighlight()
 
     # ------------------------------------------------------------------ verdicts
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import QFont, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.models import EmbeddableNote
+from widgets.common.fields import name_clear_button
+from widgets.common.theme import current_theme
 from widgets.editor.embeddable_model import (
     LEVEL_ROLE,
     PATH_ROLE,
@@ -29,7 +31,7 @@ from widgets.editor.embeddable_model import (
     EmbeddableModel,
 )
 
-_LEVEL_COLOURS = {"org": "#6b4fa0", "guild": "#2f6fb3", "agent": "#1e6b45"}
+_LEVEL_COLOURS = {"org": "tag_org", "guild": "tag_guild", "agent": "tag_agent"}  # theme tokens
 
 
 class EmbeddableNoteDelegate(QStyledItemDelegate):
@@ -93,14 +95,14 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
             tag_rect = QRect(rect.right() - tag_width - self._PAD, top, tag_width, metrics.height())
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(_LEVEL_COLOURS.get(level, "#6b7280")))
+            painter.setBrush(current_theme().colour(_LEVEL_COLOURS.get(level, "tag_plain")))
             painter.drawRoundedRect(tag_rect, 6, 6)
             painter.setFont(tag_font)
-            painter.setPen(QColor("white"))
+            painter.setPen(current_theme().colour("on_tag"))
             painter.drawText(tag_rect, Qt.AlignmentFlag.AlignCenter, level)
 
         painter.setFont(option.font)
-        painter.setPen(text_colour if selected else QColor("#6b7280"))
+        painter.setPen(text_colour if selected else current_theme().colour("muted"))
         path_rect = QRect(
             left,
             top + metrics.height() + self._PAD,
@@ -141,7 +143,7 @@ class InsertPickerDialog(QDialog):
         search_label = QLabel("&Search")
         self.search_field = QLineEdit()
         self.search_field.setPlaceholderText("Title or path")
-        self.search_field.setClearButtonEnabled(True)
+        name_clear_button(self.search_field, "Clear the search")
         self.search_field.setAccessibleName("Search")
         search_label.setBuddy(self.search_field)
 
@@ -156,7 +158,7 @@ class InsertPickerDialog(QDialog):
         self.empty_label.setObjectName("hint")
         self.empty_label.setAccessibleName(self.empty_label.text())
 
-        self.insert_button = QPushButton("Insert")
+        self.insert_button = QPushButton("&Insert")
         self.insert_button.setAccessibleName("Insert")
         self.insert_button.setDefault(True)
         self.cancel_button = QPushButton("Cancel")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from app.core.models import EmbeddableNote
+from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
-from widgets.editor.embeddable_model import EmbeddableModel
+from widgets.editor.embeddable_model import EmbeddableModel, NoteList
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
 
 _EMBED_OPEN = "![["
@@ -46,6 +47,11 @@ class TaskEditor(QPlainTextEdit):
         self.completer.setWidget(self)
         self.completer.path_chosen.connect(self.on_completion_chosen)
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.highlighter.set_theme(current_theme())  # light or dark changed
+
     # ------------------------------------------------------------------ what others call
 
     def set_text(self, text: str) -> None:
@@ -59,7 +65,7 @@ class TaskEditor(QPlainTextEdit):
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""
         self.highlighter.set_verdicts(verdicts)
 
-    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote]) -> None:
+    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
         self.embeddable_model.set_notes(notes)
 
     def insert_embed(self, display_path: str) -> None:
@@ -69,6 +75,13 @@ class TaskEditor(QPlainTextEdit):
         cursor.insertText(f"{_EMBED_OPEN}{display_path}]]")
         cursor.endEditBlock()
         self.setTextCursor(cursor)
+        self.setFocus()
+
+    def go_to_line(self, line: int) -> None:
+        """Put the cursor at the start of ``line`` (1-based, clamped to the text) in view."""
+        block = self.document().findBlockByNumber(max(0, min(line, self.blockCount()) - 1))
+        self.setTextCursor(QTextCursor(block))
+        self.centerCursor()
         self.setFocus()
 
     def completion_prefix(self) -> str | None:
@@ -125,7 +138,8 @@ class TaskEditor(QPlainTextEdit):
             popup.hide()
             return
         rect = self.cursorRect()
-        rect.setWidth(max(popup.minimumWidth(), popup.sizeHintForColumn(0)))
+        # Not sizeHintForColumn: it would measure every row of a list of thousands.
+        rect.setWidth(popup.minimumWidth())
         self.completer.complete(rect)
         popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.common.icons import icon
+from widgets.common.icons import show_icon
 from widgets.common.plain_text import plain_label
 from widgets.preview.preview_pane import PreviewPane
 
@@ -66,7 +66,7 @@ class NotePreviewDialog(QDialog):
         self.unreachable_label.setText(message)
         self.unreachable_label.setAccessibleName(message)
         self.unreachable_icon = QLabel()
-        self.unreachable_icon.setPixmap(icon("unreachable").pixmap(18, 18))
+        show_icon(self.unreachable_icon, "unreachable", 18)
 
         self.close_button = QPushButton("Close")
         self.close_button.setAccessibleName("Close")

@@ -6,13 +6,14 @@ import logging
 from dataclasses import dataclass
 
 import shiboken6
-from PySide6.QtCore import QThread, QUrl, Signal
+from PySide6.QtCore import QEvent, QThread, QUrl, Signal
 from PySide6.QtGui import QFont, QMouseEvent, QShowEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from app.desk.runner import Runner
-from app.render import PREVIEW_STYLESHEET, classify_link
+from app.render import classify_link
 from app.render.html_blocks import Patch, plan_patch, split_top_level_html
+from widgets.common.theme import current_theme
 from widgets.preview.layout_pacer import LayoutPacer
 from widgets.preview.preview_document import (
     InertDocument,
@@ -21,6 +22,7 @@ from widgets.preview.preview_document import (
     inert_resource,
     new_document,
 )
+from widgets.preview.preview_style import preview_stylesheet
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ class PreviewPane(QTextBrowser):
         self.setReadOnly(True)
         self.threaded_from_chars = threaded_from_chars
         self._runner = runner
-        self._style_sheet = PREVIEW_STYLESHEET
+        self._style_sheet = preview_stylesheet(current_theme())
         self._generation = 0
         self._pending_html: str | None = None
         self._restore_fraction: float | None = None
@@ -109,6 +111,21 @@ class PreviewPane(QTextBrowser):
         self._restoring = False
 
     # ------------------------------------------------------------------ content
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.on_theme_changed()
+
+    def on_theme_changed(self) -> None:
+        """Redraw the shown preview in the current look (light or dark)."""
+        css = preview_stylesheet(current_theme())
+        if css == self._style_sheet:
+            return
+        html = "".join(self._pieces)
+        self.set_style_sheet(css)
+        if html:
+            self.show_html(html)
 
     def set_style_sheet(self, css: str) -> None:
         """CSS for every later preview document (embed chips, markers, code)."""
@@ -152,6 +169,12 @@ class PreviewPane(QTextBrowser):
         if self._restore_fraction is not None:
             return self._restore_fraction
         return bar.value() / bar.maximum() if bar.maximum() > 0 else 0.0
+
+    def scroll_to_fraction(self, fraction: float) -> None:
+        """Show the document from ``fraction`` (0 top, 1 bottom) of its height; kept while
+        the preview is laid out or replaced, until the reader scrolls."""
+        self._restore_fraction = min(max(fraction, 0.0), 1.0)
+        self._apply_restore()
 
     def is_laying_out(self) -> bool:
         return self._pacer.is_running()

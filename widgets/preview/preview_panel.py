@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QAccessible, QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QPlainTextEdit,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.desk.runner import Runner
+from widgets.common.accessible_roles import set_accessible_role
+from widgets.common.segments import SegmentButton
 from widgets.preview.preview_pane import PreviewPane
 
 
@@ -40,10 +41,10 @@ class PreviewPanel(QWidget):
         self.agent_text_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._agent_text: str | None = None
 
-        self.rendered_button = QToolButton()
+        self.rendered_button = SegmentButton()
         self.rendered_button.setText("Rendered")
         self.rendered_button.setAccessibleName("Rendered")
-        self.agent_view_button = QToolButton()
+        self.agent_view_button = SegmentButton()
         self.agent_view_button.setText("As the agent gets it")
         self.agent_view_button.setAccessibleName("As the agent gets it")
         self.mode_group = QButtonGroup(self)
@@ -55,6 +56,9 @@ class PreviewPanel(QWidget):
         self.rendered_button.setChecked(True)
 
         self.stack = QStackedWidget()
+        # A document to screen readers (a read-only text browser alone reads as a label).
+        set_accessible_role(self.stack, QAccessible.Role.Document)
+        self.stack.setAccessibleName("Preview")
         self.stack.addWidget(self.pane)
         self.stack.addWidget(self.agent_text_view)
         toggle = QHBoxLayout()

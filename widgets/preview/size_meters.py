@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
 from app.core.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES
@@ -27,7 +29,10 @@ def meter_level(size: int, limit: int) -> MeterLevel:
 
 
 class SizeMeter(QWidget):
-    """One labelled bar with figures; its ``level`` property drives the stylesheet's colour."""
+    """One labelled bar with figures; its ``level`` property drives the stylesheet's colour.
+    A click asks for its breakdown (``clicked``)."""
+
+    clicked = Signal()
 
     def __init__(self, title: str, limit: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +56,12 @@ class SizeMeter(QWidget):
         grid.addWidget(self.bar, 1, 0, 1, 2)
         grid.setColumnStretch(0, 1)
         self.set_size(0)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit()
+        super().mousePressEvent(event)
 
     def set_size(self, size: int) -> None:
         self.shown_bytes = size
@@ -62,7 +73,7 @@ class SizeMeter(QWidget):
         self.figures_label.setText(figures)
         self.bar.setAccessibleDescription(figures)
         self.setAccessibleName(f"{self.title}: {figures}")
-        self.setToolTip(f"{size:,} of {self.limit:,} bytes")
+        self.setToolTip(f"{size:,} of {self.limit:,} bytes. Click for the breakdown.")
         for widget in (self, self.bar, self.figures_label):
             if widget.property("level") != level:
                 widget.setProperty("level", level)

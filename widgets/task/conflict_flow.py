@@ -1,4 +1,5 @@
-"""A save that met someone else's newer version: compare, keep mine, or use theirs."""
+"""A save that met someone else's newer version: compare, keep mine (after seeing what it
+throws away), or use theirs. Merge is ``merge_flow``'s."""
 
 from __future__ import annotations
 
@@ -7,12 +8,20 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
+from app.core.cancel import CancelledError, NewestRequest
 from app.core.diff_model import SideBySide, build_diff
+from app.core.merge import Resolution, merge_texts
 from app.core.models import TaskDoc
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
+from app.desk.session_state import SessionState
 from widgets.dialogs.confirm import CompareDialog, ConfirmDropDialog
+from widgets.task.keep_mine_dialog import KeepMineDialog, dropped_text
+from widgets.task.merge_flow import base_text_of, lf
 from widgets.window.messages import Messages
+
+Dropped = tuple[int, str, SideBySide] | None
+"""What Keep mine throws away: how many changes, their text with them, its diff to mine."""
 
 
 class ConflictFlow(QObject):
@@ -25,6 +34,7 @@ class ConflictFlow(QObject):
 
     keep_mine_requested = Signal()
     use_theirs_requested = Signal()
+    merge_requested = Signal()  # the Keep mine question's Merge button
 
     def __init__(self, runner: Runner, messages: Messages, owner: QWidget) -> None:
         super().__init__(owner)
@@ -33,6 +43,8 @@ class ConflictFlow(QObject):
         self._owner = owner  # the dialogs' parent
         self.compare_dialog: CompareDialog | None = None
         self.confirm_dialog: ConfirmDropDialog | None = None
+        self.keep_mine_dialog: KeepMineDialog | None = None
+        self._requests = NewestRequest()
 
     def compare(self, theirs: TaskDoc, mine: str) -> None:
         """Their version beside the editor text, diffed on the runner."""
@@ -68,7 +80,7 @@ class ConflictFlow(QObject):
             "Use theirs",
             f"Replace your text with v{theirs.version} by {who}? Your text is kept in "
             "local history on this computer.",
-            "Use theirs",
+            "Use &theirs",
             self._owner,
         )
         self.confirm_dialog = dialog
@@ -76,3 +88,60 @@ class ConflictFlow(QObject):
         dialog.accepted.connect(use_theirs)
         dialog.finished.connect(lambda _: setattr(self, "confirm_dialog", None))
         dialog.open()
+
+    def keep_mine(self, state: SessionState, mine: str, keep: Callable[[], None]) -> None:
+        """``keep()`` once the operator has seen the changes of theirs it throws away; at
+        once when it throws none away. Found by a merge on the runner."""
+        theirs = state.conflict
+        if theirs is None:
+            return
+        base = base_text_of(state)
+        token = self._requests.start()
+
+        def dropped() -> Dropped:
+            their_text = lf(theirs.content)
+            if base is None:  # unknown start: all of their text is what mine replaces
+                return 1, their_text, build_diff(their_text, mine, cancel=token)
+            result = merge_texts(lf(base), their_text, mine, cancel=token)
+            count = len(result.theirs_changes) + len(result.conflicts)
+            if not count:
+                return None
+            with_theirs = result.take_all(Resolution.THEIRS).text or ""
+            return count, with_theirs, build_diff(with_theirs, mine, cancel=token)
+
+        def ask(found: Dropped) -> None:
+            if not self._requests.is_current(token):
+                return
+            if found is None:
+                self.close_compare()
+                keep()
+                return
+            count, with_theirs, model = found
+            who = theirs.updated_by_name or ""
+            dialog = KeepMineDialog(
+                model,
+                with_theirs,
+                mine,
+                dropped_text(count, theirs.version, who),
+                f"With the changes of v{theirs.version} by {who or 'someone'}",
+                self._owner,
+            )
+            self.keep_mine_dialog = dialog
+            dialog.accepted.connect(self.close_compare)
+            dialog.accepted.connect(keep)
+            dialog.finished.connect(self._keep_mine_closed)
+            dialog.open()
+
+        def failed(exc: BaseException) -> None:
+            if not isinstance(exc, CancelledError) and self._requests.is_current(token):
+                self._messages.show(describe_failure(exc, doing="The texts could not be compared"))
+
+        self._runner.submit(dropped, on_done=ask, on_error=failed)
+
+    def _keep_mine_closed(self, code: int) -> None:
+        dialog, self.keep_mine_dialog = self.keep_mine_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if code == 2:
+            self.close_compare()
+            self.merge_requested.emit()

@@ -40,6 +40,7 @@ class LivePreview(QObject):
     """
 
     features_changed = Signal()
+    shown = Signal(object)  # PreviewResult, once it is on screen
 
     def __init__(
         self,
@@ -66,6 +67,7 @@ class LivePreview(QObject):
         self._connection: Connection | None = None
         self._notice: str | None = None
         self.pipeline: PreviewPipeline | None = None
+        self.notes: PreviewNotes | None = None  # the open server's, shared with References
         self.last_preview: PreviewResult | None = None
         self._size_timer = QTimer(self)
         self._size_timer.setSingleShot(True)
@@ -79,6 +81,7 @@ class LivePreview(QObject):
             self.pipeline.deleteLater()
         self._connection = connection
         notes = PreviewNotes(connection.client, connection.store, connection.server_key)
+        self.notes = notes
         pipeline = PreviewPipeline(
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )
@@ -137,6 +140,7 @@ class LivePreview(QObject):
         if result.notice and result.notice != self._notice:
             self._messages.warning(result.notice)
         self._notice = result.notice
+        self.shown.emit(result)
 
     def mark_from_server(self) -> None:
         """The embed status changed: redraw the marks that depend on it."""

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from app.core.expander import Expansion
 from app.core.models import BrokenEmbed
 from app.desk.session_state import SessionState
+from widgets.task.merge_banner import MergeBanner
 from widgets.window.banners import (
     BudgetBanner,
     ConflictBanner,
@@ -29,6 +30,7 @@ class TaskBanners:
     def __init__(self) -> None:
         self.draft_banner = DraftRecoveryBanner()
         self.conflict_banner = ConflictBanner()
+        self.merge_banner = MergeBanner()
         self.offline_banner = OfflineBanner()
         self.unreachable_banner = UnreachableBanner()
         self.budget_banner = BudgetBanner()
@@ -40,13 +42,17 @@ class TaskBanners:
         return (
             self.draft_banner,
             self.conflict_banner,
+            self.merge_banner,
             self.offline_banner,
             self.unreachable_banner,
             self.budget_banner,
         )
 
+    def every_banner(self) -> tuple[QWidget, ...]:
+        return (*self._state_banners(), self.message_bar)
+
     def add_to(self, layout: QVBoxLayout) -> None:
-        for banner in (*self._state_banners(), self.message_bar):
+        for banner in self.every_banner():
             layout.addWidget(banner)
 
     def show_state(self, state: SessionState, agent_name: str) -> None:

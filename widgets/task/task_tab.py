@@ -20,11 +20,16 @@ from app.desk.runner import Runner
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
+from widgets.editor.embeddable_model import with_search_keys
+from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
+from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
+from widgets.task.merge_flow import MergeFlow
+from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
@@ -54,6 +59,7 @@ class TaskTab(QWidget):
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
     features_changed = Signal()  # learnt that the server lacks something (status line)
+    unsaved_changed = Signal(str, bool)  # (agent id, whether its Task has unsaved edits)
 
     def __init__(
         self,
@@ -85,8 +91,9 @@ class TaskTab(QWidget):
         self.offline_banner = self.banners.offline_banner
         self.unreachable_banner = self.banners.unreachable_banner
         self.message_bar = self.banners.message_bar
+        self.message_bar.close_on_escape(self)
 
-        self.work_area = TaskWorkArea(runner, actions)
+        self.work_area = work_area = TaskWorkArea(runner, actions)
         self.editor = self.work_area.editor
         self.preview = self.work_area.preview
         self.modes = self.work_area.modes
@@ -115,10 +122,16 @@ class TaskTab(QWidget):
         )
         self.links = PreviewLinks(runner, self, self._broken_paths)
         self.conflict_flow = ConflictFlow(runner, messages, self)
+        self.merge_flow = MergeFlow(
+            runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
+        )
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, before_insert=lambda: self.set_mode_edit(True)
         )
+        self.scroll_memory = PreviewScrollMemory(self.preview.pane)
+        self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
+        self.insight = InsightFlow(runner, messages, self, getattr(actions, "view_menu", None))
         self._wire()
         self._set_enabled(False)
 
@@ -142,11 +155,18 @@ class TaskTab(QWidget):
         a.versions.toggled.connect(self.work_area.show_versions)
         self.versions.compare_requested.connect(self.version_flow.compare)
         self.versions.restore_requested.connect(self.on_restore_requested)
+        self.versions.take_change_requested.connect(
+            lambda v, n: self.version_flow.take_change(
+                v, n, self.editor.text, self.on_text_restored
+            )
+        )
+        self.conflict_banner.merge_button.clicked.connect(self.merge_flow.merge)
         self.conflict_banner.compare_button.clicked.connect(self.on_compare_conflict)
         self.conflict_banner.keep_mine_button.clicked.connect(self.on_keep_mine)
         self.conflict_banner.use_theirs_button.clicked.connect(self.on_use_theirs)
         self.conflict_flow.keep_mine_requested.connect(self.on_keep_mine)
         self.conflict_flow.use_theirs_requested.connect(self.on_use_theirs)
+        self.conflict_flow.merge_requested.connect(self.merge_flow.merge)
         self.editor.textChanged.connect(self.on_text_changed)
         self.editor.find_requested.connect(self.work_area.show_find)
         self.editor.replace_requested.connect(self.work_area.find_bar.show_replace)
@@ -182,8 +202,8 @@ class TaskTab(QWidget):
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
         self.session = session
-        self.runner.submit(
-            connection.client.embeddable_notes,
+        self.runner.submit(  # the search keys are built off the GUI thread too
+            lambda: with_search_keys(connection.client.embeddable_notes()),
             on_done=self.editor.set_embeddable_notes,
             on_error=lambda exc: self.messages.warning(
                 describe_failure(exc, doing="The notes to insert could not be listed").text
@@ -200,12 +220,13 @@ class TaskTab(QWidget):
 
     def open_agent(self, agent: AgentRow, guild_name: str) -> None:
         assert self.session is not None, "set_connection first"
-        self.agent = agent
+        leaving, self.agent = self.agent, agent
         self.guild_name = guild_name
         self.header.set_agent(agent.name, guild_name, agent.task_version)
-        self.set_mode_edit(False)
+        self.work_area.show_opening_mode()
         self.message_bar.dismiss()
         self.live_preview.clear()  # until this agent's text is in the editor
+        self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
         self._show_broken()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
@@ -274,6 +295,7 @@ class TaskTab(QWidget):
 
     def on_state(self, state: SessionState) -> None:
         before, self.state = self.state, state
+        self.merge_flow.on_state(state)
         live = state.live
         if live is not None and live is not before.live:
             self.versions.set_task(live)
@@ -281,6 +303,9 @@ class TaskTab(QWidget):
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.set_provenance(live.updated_by_name, live.updated_at, live.version)
         self.banners.show_state(state, self.agent_name())
+        self.header.set_unsaved(state.has_unsaved)
+        if state.agent_id is not None:
+            self.unsaved_changed.emit(state.agent_id, state.has_unsaved)
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         saved_now = (
@@ -289,7 +314,8 @@ class TaskTab(QWidget):
             and not (state.dirty or state.saving)
         )
         if saved_now and before.agent_id == state.agent_id and self.agent is not None:
-            self.task_saved.emit(self.agent)
+            if before.saving:  # not after Discard: the server's text did not change
+                self.task_saved.emit(self.agent)
             waiting, self._after_save = self._after_save, []
             for proceed in waiting:
                 proceed()
@@ -302,7 +328,9 @@ class TaskTab(QWidget):
         self.work_area.set_mode_edit(edit)
 
     def save(self) -> None:
-        if self.session is not None:
+        if self.session is not None and not self.merge_flow.may_save():
+            self._after_save = []  # nothing is saved: what waited for the save must not run
+        elif self.session is not None:
             self.session.save()
 
     def save_then(self, proceed: Callable[[], None]) -> None:
@@ -348,9 +376,8 @@ class TaskTab(QWidget):
             self.conflict_flow.compare(self.state.conflict, self.editor.text())
 
     def on_keep_mine(self) -> None:
-        self.conflict_flow.close_compare()
         if self.session is not None:
-            self.session.keep_mine()
+            self.conflict_flow.keep_mine(self.state, self.editor.text(), self.session.keep_mine)
 
     def on_use_theirs(self) -> None:
         conflict = self.state.conflict

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from app.connect.connection import remember_side_by_side, side_by_side_remembered
 from app.desk.runner import Runner
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor
 from widgets.preview.preview_panel import PreviewPanel
+from widgets.task.side_by_side import SideBySidePage
 from widgets.versions.versions_panel import VersionsPanel
 from widgets.window.actions import WindowActions
+
+log = logging.getLogger(__name__)
 
 
 class TaskWorkArea(QSplitter):
@@ -40,25 +46,89 @@ class TaskWorkArea(QSplitter):
         self.setChildrenCollapsible(False)
         self.addWidget(self.modes)
         self.versions = VersionsPanel()
+        self.versions.mine_text = self.editor.text  # "Compare with my text"
         self.versions.hide()
         self.addWidget(self.versions)
         self.setStretchFactor(0, 1)
+        commands.editing.bind(self.editor, self.find_bar, lambda: self.set_mode_edit(True))
+        self.side_by_side = SideBySidePage(
+            self.modes, self.edit_page, self.preview, self.editor, self.preview.pane
+        )
+        self.modes.addWidget(self.side_by_side)
+        commands.side_by_side.triggered.connect(self._on_side_by_side_chosen)
+        commands.preview.triggered.connect(lambda: self._remember(False))
+        commands.edit.triggered.connect(lambda: self._remember(False))
+        self._runner = runner
+        self._remembered = False
+        runner.submit(side_by_side_remembered, on_done=self._on_remembered, lane="disk")
 
     def set_mode_edit(self, edit: bool) -> None:
+        """Edit (the editor) or Preview; Edit keeps Side by side, where the editor shows."""
         commands = self._commands
         if commands.versions.isChecked():
             commands.versions.setChecked(False)  # back from the versions to the text
+        if edit and commands.side_by_side.isChecked():
+            self.show_side_by_side()
+            return
+        self.side_by_side.give_back()
         self.modes.setCurrentWidget(self.edit_page if edit else self.preview)
         (commands.edit if edit else commands.preview).setChecked(True)
         if edit:
             self.editor.setFocus()
 
+    def show_opening_mode(self) -> None:
+        """An agent opens in Preview, or Side by side while that is chosen."""
+        self.set_mode_edit(self._commands.side_by_side.isChecked())
+
+    def show_side_by_side(self) -> None:
+        commands = self._commands
+        if commands.versions.isChecked():
+            commands.versions.setChecked(False)
+        self.side_by_side.take()
+        commands.side_by_side.setChecked(True)
+        self.editor.setFocus()
+
+    def _on_side_by_side_chosen(self) -> None:
+        self.show_side_by_side()
+        self._remember(True)
+
+    def _remember(self, on: bool) -> None:
+        if on == self._remembered:
+            return
+        self._remembered = on
+        self._runner.submit(
+            lambda: remember_side_by_side(on),
+            on_done=lambda _: None,
+            on_error=lambda exc: log.warning("could not remember the view: %s", exc),
+            lane="disk",
+        )
+
+    def _on_remembered(self, on: bool) -> None:
+        self._remembered = on
+        if on and not self._commands.side_by_side.isChecked():
+            self._commands.side_by_side.setChecked(True)
+            if self.modes.currentWidget() is self.preview and self.modes.isVisible():
+                self.show_side_by_side()
+
     def show_versions(self, shown: bool) -> None:
         """The versions take the editor's place: comparing needs the width more than editing."""
         self.versions.setVisible(shown)
         self.modes.setVisible(not shown)
-        if not shown:
-            self.set_mode_edit(self._commands.edit.isChecked())
+        if shown:
+            self.versions.list_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self.set_mode_edit(
+                self._commands.edit.isChecked() or self._commands.side_by_side.isChecked()
+            )
+            self.focus_target().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_target(self) -> QWidget:
+        """Where the operator works now: the version list, the editor or the preview."""
+        if self.versions.isVisible():
+            return self.versions.list_view
+        if self.modes.currentWidget() in (self.edit_page, self.side_by_side):
+            return self.editor
+        return self.preview.stack.currentWidget() or self.preview
 
     def show_find(self) -> None:
         self.set_mode_edit(True)

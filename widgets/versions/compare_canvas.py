@@ -53,6 +53,7 @@ class CompareCanvas(QAbstractScrollArea):
     """
 
     rows_changed = Signal()  # a fold opened or closed: row numbers moved
+    change_clicked = Signal(int)  # a click on a changed row made that change current
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -312,6 +313,11 @@ class CompareCanvas(QAbstractScrollArea):
         if event.button() == Qt.MouseButton.LeftButton and row is not None and on_fold:
             self.open_fold(row)
             return
+        change = self.plan.row(row).change if row is not None else -1
+        if event.button() == Qt.MouseButton.LeftButton and change >= 0:
+            self._current = change  # no scrolling: the operator is pointing at it
+            self.viewport().update()
+            self.change_clicked.emit(change)
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
@@ -371,7 +377,7 @@ class CompareCanvas(QAbstractScrollArea):
                 self._paint_current(painter, y(start), y(start + chunk.rows))
 
     def _paint_current(self, painter: QPainter, top: float, bottom: float) -> None:
-        painter.setPen(QPen(paint.CURRENT, 2))
+        painter.setPen(QPen(paint.diff_colours().current, 2))
         painter.setBrush(QColor(0, 0, 0, 0))
         for side in (0, 1):
             x = self._cols.side_x(side)

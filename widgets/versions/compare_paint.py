@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -21,28 +22,78 @@ from PySide6.QtGui import (
 )
 
 from app.core.compare_rows import Row
+from widgets.common.theme import LIGHT, Theme, current_theme
 
-OLD_LINE = QColor("#fde8e8")
-NEW_LINE = QColor("#e3f5e3")
-OLD_WORD = QColor("#f6b1b1")
-NEW_WORD = QColor("#a9dfa9")
-FILLER = QColor("#f1f2f4")
-OLD_BAR = QColor("#c0392b")
-NEW_BAR = QColor("#2e8b57")
-HATCH_BRUSH = QBrush(QColor("#d9dde3"), Qt.BrushStyle.BDiagPattern)
-INK = QColor("#1f2937")
-FOLD = QColor("#eef2f7")
-MUTED = QColor("#6b7280")
-NUMBER = QColor("#9aa1ab")
-CURRENT = QColor("#2f6fb3")
-# Connector fill and outline by what the change does: replaced, removed, added. The fills
-# are opaque (the tints over the gutter's grey): a translucent fill costs ten times as much.
-LINK_FILL = {
-    "replace": QColor("#dbe3ee"),
-    "delete": QColor("#f1dedd"),
-    "insert": QColor("#d9ebe1"),
-}
-LINK_LINE = {"replace": QColor("#8fb3de"), "delete": QColor("#e0a19a"), "insert": QColor("#8fcaa5")}
+
+@dataclass(frozen=True)
+class DiffColours:
+    """The compare view's colours in one look (light or dark)."""
+
+    old_line: QColor
+    new_line: QColor
+    old_word: QColor
+    new_word: QColor
+    filler: QColor
+    hatch: QBrush
+    old_bar: QColor
+    new_bar: QColor
+    ink: QColor
+    fold: QColor
+    fold_edge: QColor
+    muted: QColor
+    number: QColor
+    current: QColor
+    # Connector fill and outline by what the change does: replaced, removed, added. The
+    # fills are opaque (the tints over the gutter's grey): a translucent fill costs ten
+    # times as much.
+    link_fill: dict[str, QColor]
+    link_line: dict[str, QColor]
+
+
+@cache
+def diff_colours_for(theme: Theme) -> DiffColours:
+    c = theme.colour
+    return DiffColours(
+        old_line=c("diff_old_line"),
+        new_line=c("diff_new_line"),
+        old_word=c("diff_old_word"),
+        new_word=c("diff_new_word"),
+        filler=c("diff_filler"),
+        hatch=QBrush(c("diff_hatch"), Qt.BrushStyle.BDiagPattern),
+        old_bar=c("diff_old_bar"),
+        new_bar=c("diff_new_bar"),
+        ink=c("ink"),
+        fold=c("diff_fold"),
+        fold_edge=c("field_border"),
+        muted=c("muted"),
+        number=c("diff_number"),
+        current=c("focus"),
+        link_fill={
+            "replace": c("diff_replace"),
+            "delete": c("diff_delete"),
+            "insert": c("diff_insert"),
+        },
+        link_line={
+            "replace": c("diff_link_replace"),
+            "delete": c("diff_link_delete"),
+            "insert": c("diff_link_insert"),
+        },
+    )
+
+
+def diff_colours() -> DiffColours:
+    """The colours of the look shown now."""
+    return diff_colours_for(current_theme())
+
+
+# The light look's tints, by name (the tests read pixels against them).
+OLD_LINE = diff_colours_for(LIGHT).old_line
+NEW_LINE = diff_colours_for(LIGHT).new_line
+OLD_WORD = diff_colours_for(LIGHT).old_word
+NEW_WORD = diff_colours_for(LIGHT).new_word
+FILLER = diff_colours_for(LIGHT).filler
+OLD_BAR = diff_colours_for(LIGHT).old_bar
+NEW_BAR = diff_colours_for(LIGHT).new_bar
 
 GUTTER = 44  # the connectors' column between the two sides
 PAD = 6  # space between columns
@@ -158,41 +209,41 @@ def paint_side(
     line = row.old_line if side == 0 else row.new_line
     x = cols.side_x(side)
     changed = row.kind == "change"
+    colours = diff_colours()
     if changed:
         rect = QRectF(x, top, cols.side_width, height)
         if line is None:  # a filler row: hatched, so "nothing here" reads without colour
-            painter.fillRect(rect, FILLER)
-            painter.fillRect(rect, HATCH_BRUSH)
+            painter.fillRect(rect, colours.filler)
+            painter.fillRect(rect, colours.hatch)
             return
-        painter.fillRect(rect, OLD_LINE if side == 0 else NEW_LINE)
+        painter.fillRect(rect, colours.old_line if side == 0 else colours.new_line)
     if line is None:
         return
-    painter.setPen(NUMBER)
+    painter.setPen(colours.number)
     labels.draw_number(painter, x + cols.number_width - PAD / 2, top, line + 1)
     if changed:
         marker_x = x + cols.number_width
-        painter.setPen(OLD_BAR if side == 0 else NEW_BAR)
+        bar = colours.old_bar if side == 0 else colours.new_bar
+        painter.setPen(bar)
         marker = labels.minus if side == 0 else labels.plus
         painter.drawStaticText(
             QPointF(marker_x + (cols.marker_width - marker.size().width()) / 2, top), marker
         )
-        painter.fillRect(
-            QRectF(marker_x + cols.marker_width, top, BAR, height),
-            OLD_BAR if side == 0 else NEW_BAR,
-        )
+        painter.fillRect(QRectF(marker_x + cols.marker_width, top, BAR, height), bar)
     if layout is not None:
-        painter.setPen(INK)
+        painter.setPen(colours.ink)
         layout.draw(painter, QPointF(cols.text_x(side), top), marks)
 
 
 def paint_fold(painter: QPainter, cols: Columns, row: Row, top: float, height: float) -> None:
     """The row standing for a folded unchanged run, across both sides."""
     rect = QRectF(0, top, cols.width, height)
-    painter.fillRect(rect, FOLD)
-    painter.setPen(QPen(QColor("#d5dbe3"), 1, Qt.PenStyle.DashLine))
+    colours = diff_colours()
+    painter.fillRect(rect, colours.fold)
+    painter.setPen(QPen(colours.fold_edge, 1, Qt.PenStyle.DashLine))
     painter.drawLine(QPointF(0, top + 0.5), QPointF(cols.width, top + 0.5))
     painter.drawLine(QPointF(0, top + height - 0.5), QPointF(cols.width, top + height - 0.5))
-    painter.setPen(MUTED)
+    painter.setPen(colours.muted)
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, fold_text(row.hidden))
 
 
@@ -219,10 +270,16 @@ def paint_connector(
     path.lineTo(QPointF(x2, r1))
     path.cubicTo(QPointF(x1, r1), QPointF(x1, l1), QPointF(x0, l1))
     path.closeSubpath()
-    painter.fillPath(path, LINK_FILL.get(tag, LINK_FILL["replace"]))
+    colours = diff_colours()
+    painter.fillPath(path, colours.link_fill.get(tag, colours.link_fill["replace"]))
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)  # the outline only: cheap
     painter.setPen(
-        QPen(CURRENT if current else LINK_LINE.get(tag, LINK_LINE["replace"]), 2 if current else 1)
+        QPen(
+            colours.current
+            if current
+            else colours.link_line.get(tag, colours.link_line["replace"]),
+            2 if current else 1,
+        )
     )
     painter.drawPath(path)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)

@@ -38,6 +38,7 @@ class DiffView(QWidget):
     """Old text on the left, new on the right, with navigation and folding above them."""
 
     current_change_changed = Signal(int)
+    take_requested = Signal(int)  # "take this change" pressed, for change number n
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,12 +53,18 @@ class DiffView(QWidget):
         self.next_button = self._button("Next change", "mdi6.arrow-down", NEXT_KEYS)
         self.fold_button = self._button("Show unchanged lines", "mdi6.unfold-more-horizontal")
         self.fold_button.setCheckable(True)
+        # Restore by change: shown only where a compare offers it (Versions › Compare).
+        self.take_button = self._button("Take this change", "mdi6.undo-variant")
+        self.take_button.hide()
+        self.take_button.clicked.connect(self.on_take_clicked)
         self.canvas = CompareCanvas()
         self.canvas.setAccessibleName("Compare")
         self.previous_button.clicked.connect(self.on_previous_clicked)
         self.next_button.clicked.connect(self.on_next_clicked)
         self.fold_button.toggled.connect(self.on_fold_toggled)
-        for control in (self.previous_button, self.next_button, self.fold_button, self.canvas):
+        self.canvas.change_clicked.connect(self.on_change_clicked)
+        controls = (self.previous_button, self.next_button, self.take_button, self.fold_button)
+        for control in (*controls, self.canvas):
             control.installEventFilter(self)
 
         bar = QHBoxLayout()
@@ -65,6 +72,7 @@ class DiffView(QWidget):
         bar.addWidget(self.next_button)
         bar.addWidget(self.count_label)
         bar.addStretch(1)
+        bar.addWidget(self.take_button)
         bar.addWidget(self.fold_button)
         titles = QHBoxLayout()
         titles.addWidget(self.old_title, 1)
@@ -108,6 +116,7 @@ class DiffView(QWidget):
     def set_titles(self, old_title: str, new_title: str) -> None:
         self.old_title.setText(old_title)
         self.new_title.setText(new_title)
+        self._update_controls()
 
     def set_texts(
         self, old: str, new: str, old_title: str | None = None, new_title: str | None = None
@@ -158,6 +167,23 @@ class DiffView(QWidget):
     def on_previous_clicked(self) -> None:
         self.go_to_change(self.current_change_index - 1)
 
+    def offer_take(self, label: str | None) -> None:
+        """Show "take this change" as ``label`` ("Take this change from v3"), or hide it."""
+        self.take_button.setVisible(label is not None)
+        if label is not None:
+            self.take_button.setText(label)
+            self.take_button.setAccessibleName(label)
+            self.take_button.setToolTip(label + " into the editor, as an unsaved edit")
+        self._update_controls()
+
+    def on_take_clicked(self) -> None:
+        if 0 <= self.current_change_index < self.model.change_count:
+            self.take_requested.emit(self.current_change_index)
+
+    def on_change_clicked(self, index: int) -> None:
+        self._update_controls()
+        self.current_change_changed.emit(index)
+
     def on_fold_toggled(self, show_unchanged: bool) -> None:
         self.canvas.set_folding(not show_unchanged)
 
@@ -165,7 +191,12 @@ class DiffView(QWidget):
         count, current = self.model.change_count, self.current_change_index
         self.next_button.setEnabled(current + 1 < count)
         self.previous_button.setEnabled(current > 0)
+        self.take_button.setEnabled(0 <= current < count)
         self.count_label.setText(change_count_text(count, current))
+        # Named after the titles the operator sees above the two sides.
+        self.canvas.setAccessibleName(
+            f"Compare {self.old_title.text()} with {self.new_title.text()}"
+        )
         self.canvas.setAccessibleDescription(
             f"{self.old_title.text()} on the left, {self.new_title.text()} on the right: "
             + change_count_text(count, current)

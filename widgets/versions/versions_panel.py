@@ -1,20 +1,22 @@
-"""The Version picker: every version of the Task, shown as Text or Compared with live."""
+"""The Version picker: every version of the Task, shown as Text, Compared with live or with
+my unsaved text; two rows picked together (Ctrl-click) are compared with each other."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
-from PySide6.QtCore import QItemSelection, QMetaMethod, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QMetaMethod, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
     QLabel,
+    QListView,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.core.diff_model import SideBySide
 from app.core.models import TaskDoc
 from widgets.common.icons import icon
+from widgets.common.segments import SegmentButton
 from widgets.common.two_line_delegate import two_line_list
 from widgets.versions.diff_view import DiffView
 from widgets.versions.revision_model import (
@@ -48,6 +51,10 @@ class VersionsPanel(QWidget):
 
     restore_requested = Signal(int)
     compare_requested = Signal(int, str, str)
+    take_change_requested = Signal(int, int)  # (version, change number): restore by change
+    # Any other pair (two versions, a version and my text): old, new, and their titles. A
+    # window that connects it diffs off the GUI thread and calls ``show_pair_model``.
+    pair_requested = Signal(str, str, str, str)
 
     def __init__(self, parent: QWidget | None = None, *, clock: Clock | None = None) -> None:
         super().__init__(parent)
@@ -62,18 +69,20 @@ class VersionsPanel(QWidget):
         self.empty_label.setWordWrap(True)
         self.empty_label.setAccessibleName(NO_EARLIER)
 
-        self.text_button = QToolButton()
-        self.text_button.setText("Text")
-        self.compare_button = QToolButton()
-        self.compare_button.setText("Compare with live")
+        self.text_button = SegmentButton()
+        self.text_button.setText("&Text")
+        self.compare_button = SegmentButton()
+        self.compare_button.setText("Compare with &live")
+        self.mine_button = SegmentButton()
+        self.mine_button.setText("Compare with m&y text")
         self.mode_group = QButtonGroup(self)
-        for button in (self.text_button, self.compare_button):
+        for button in (self.text_button, self.compare_button, self.mine_button):
             button.setCheckable(True)
             button.setObjectName("segment")
-            button.setAccessibleName(button.text())
+            button.setAccessibleName(button.text().replace("&", ""))
             self.mode_group.addButton(button)
         self.text_button.setChecked(True)
-        self.restore_button = QPushButton(icon("restore"), "Restore")
+        self.restore_button = QPushButton(icon("restore"), "Re&store")
         self.restore_button.setAccessibleName("Restore")
         self.restore_button.setEnabled(False)
 
@@ -83,6 +92,7 @@ class VersionsPanel(QWidget):
         self.text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.diff_view = DiffView()
         self.diff_view.setAccessibleName("Compare with live")
+        self.diff_view.take_requested.connect(self._on_take_requested)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.text_view)
         self.stack.addWidget(self.diff_view)
@@ -99,6 +109,7 @@ class VersionsPanel(QWidget):
         bar.setSpacing(0)
         bar.addWidget(self.text_button)
         bar.addWidget(self.compare_button)
+        bar.addWidget(self.mine_button)
         bar.addStretch(1)
         bar.addWidget(self.restore_button)
         right_layout.addLayout(bar)
@@ -116,8 +127,13 @@ class VersionsPanel(QWidget):
         layout.addWidget(splitter)
 
         self._compared_version: int | None = None
+        self.mine_text: Callable[[], str] = lambda: ""  # the editor's text, set by the tab
+        self._pair: tuple[str, str] | None = None  # titles of the pair asked for last
+        # Ctrl-click (Shift-click) picks a second version to compare the two.
+        self.list_view.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.text_button.toggled.connect(lambda _on: self._show_selected())
+        self.mine_button.toggled.connect(lambda on: self._show_selected() if on else None)
         self.restore_button.clicked.connect(self.on_restore_clicked)
         self._update_controls(None)
 
@@ -137,7 +153,9 @@ class VersionsPanel(QWidget):
     def select_row(self, row: int) -> None:
         index = self.model.index(row, 0)
         if index.isValid():
-            self.list_view.setCurrentIndex(index)
+            # That row alone, whatever modifier keys are down (Ctrl would add it to a pair).
+            flag = QItemSelectionModel.SelectionFlag
+            self.list_view.selectionModel().setCurrentIndex(index, flag.ClearAndSelect)
         else:
             self._show_selected()
 
@@ -149,6 +167,20 @@ class VersionsPanel(QWidget):
     def selected(self) -> RevisionRow | None:
         index = self.list_view.currentIndex()
         return self.model.row_at(index.row()) if index.isValid() else None
+
+    def picked(self) -> list[RevisionRow]:
+        """The rows selected together, oldest first (one or none unless Ctrl-clicked)."""
+        rows = [self.model.row_at(i.row()) for i in self.list_view.selectionModel().selectedRows()]
+        return sorted((r for r in rows if r is not None), key=lambda r: r.version)
+
+    def show_pair_model(
+        self, model: SideBySide, old: str, new: str, old_title: str, new_title: str
+    ) -> None:
+        """A diff built off the GUI thread for ``pair_requested``; dropped when stale."""
+        if self._pair != (old_title, new_title) or self.stack.currentWidget() is not self.diff_view:
+            return
+        self.diff_view.set_model(model, old, new, old_title, new_title)
+        self.diff_view.offer_take(None)
 
     def show_compare_model(self, version: int, model: SideBySide) -> None:
         """A diff model built off the GUI thread (``build_diff(old, live)``) for ``version``."""
@@ -164,6 +196,7 @@ class VersionsPanel(QWidget):
         self.diff_view.set_model(
             model, selected.content, live.content, f"v{version}", f"v{live.version} (live)"
         )
+        self.diff_view.offer_take(f"Take this change from v{version}")
 
     # ------------------------------------------------------------------ slots
 
@@ -172,14 +205,30 @@ class VersionsPanel(QWidget):
         if selected is not None and not selected.live:
             self.restore_requested.emit(selected.version)
 
+    def _on_take_requested(self, change: int) -> None:
+        selected = self.selected()
+        if selected is not None and not selected.live:
+            self.take_change_requested.emit(selected.version, change)
+
     def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         self._show_selected()
 
     def _show_selected(self) -> None:
         selected = self.selected()
         self._update_controls(selected)
+        self._pair = None
         if selected is None:
             self.text_view.clear()
+            return
+        picked = self.picked()
+        if len(picked) >= 2:
+            older, newer = picked[0], picked[-1]
+            self._compare_pair(older.content, newer.content, older.title(), newer.title())
+            return
+        if self.mine_button.isChecked():
+            self._compare_pair(
+                selected.content, self.mine_text(), selected.title(), "My text (unsaved)"
+            )
             return
         if selected.live or self.text_button.isChecked():
             self.stack.setCurrentWidget(self.text_view)
@@ -196,13 +245,25 @@ class VersionsPanel(QWidget):
             self.diff_view.set_texts(
                 selected.content, live.content, f"v{selected.version}", f"v{live.version} (live)"
             )
+            self.diff_view.offer_take(f"Take this change from v{selected.version}")
+
+    def _compare_pair(self, old: str, new: str, old_title: str, new_title: str) -> None:
+        self.stack.setCurrentWidget(self.diff_view)
+        self._pair = (old_title, new_title)
+        if self.isSignalConnected(QMetaMethod.fromSignal(self.pair_requested)):
+            self.pair_requested.emit(old, new, old_title, new_title)
+        else:
+            self.diff_view.set_texts(old, new, old_title, new_title)
+            self.diff_view.offer_take(None)
 
     def _update_controls(self, selected: RevisionRow | None) -> None:
-        earlier = selected is not None and not selected.live
+        one = len(self.picked()) < 2
+        earlier = selected is not None and not selected.live and one
         self.compare_button.setEnabled(earlier)
+        self.mine_button.setEnabled(selected is not None and one)
         self.restore_button.setEnabled(earlier)
         text = f"Restore v{selected.version}" if earlier and selected else "Restore"
-        self.restore_button.setText(text)
+        self.restore_button.setText(text.replace("Restore", "Re&store"))
         self.restore_button.setAccessibleName(text)
-        if not earlier and self.compare_button.isChecked():
+        if not earlier and self.compare_button.isChecked() and one:
             self.text_button.setChecked(True)

@@ -58,8 +58,8 @@ class WordMarks:
         if marks is None and make:
             old_words, new_words = self.shown(row)
             marks = (
-                paint.word_marks(old_words, paint.OLD_WORD),
-                paint.word_marks(new_words, paint.NEW_WORD),
+                paint.word_marks(old_words, paint.diff_colours().old_word),
+                paint.word_marks(new_words, paint.diff_colours().new_word),
             )
             self._marks[key] = marks
         return marks or _NONE

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton
 
 from widgets.common.icons import IconName, icon
 from widgets.dialogs.about import open_about
+from widgets.dialogs.shortcuts import ShortcutsDialog, shortcut_rows
+from widgets.window.edit_menu import EditActions
 
 
 def _plain(label: str) -> str:
@@ -27,12 +29,17 @@ class WindowActions(QObject):
         self._window = window
         self.preview = self._action("&Preview", "preview", QKeySequence("Ctrl+Shift+P"))
         self.edit = self._action("&Edit", "edit", QKeySequence("Ctrl+Shift+E"))
-        for action in (self.preview, self.edit):
-            action.setCheckable(True)
+        self.side_by_side = self._action(
+            "Side &by side", "side_by_side", QKeySequence("Ctrl+Shift+B")
+        )
+        self.side_by_side.setToolTip(
+            "Edit and Preview side by side, the preview following the editor (Ctrl+Shift+B)"
+        )
         self.mode_group = QActionGroup(self)
         self.mode_group.setExclusive(True)
-        self.mode_group.addAction(self.preview)
-        self.mode_group.addAction(self.edit)
+        for action in (self.preview, self.edit, self.side_by_side):
+            action.setCheckable(True)
+            self.mode_group.addAction(action)
         self.preview.setChecked(True)  # the Task opens in Preview
 
         self.save = self._action("&Save", None, QKeySequence(QKeySequence.StandardKey.Save))
@@ -40,8 +47,9 @@ class WindowActions(QObject):
         self.local_history = self._action("Local &history…", None)
         self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
         self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
-        self.find = self._action(
-            "&Find/Replace…", "find", QKeySequence(QKeySequence.StandardKey.Find)
+        self.find = self._action("&Find…", "find", QKeySequence(QKeySequence.StandardKey.Find))
+        self.editing = EditActions(
+            window, lambda label, key: self._action(label, None, QKeySequence(key or ""))
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.versions.setCheckable(True)
@@ -49,6 +57,13 @@ class WindowActions(QObject):
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
         if self.quit.shortcut().isEmpty():
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
+        self.jump_to_agents = self._action("&Agents list and back", None, QKeySequence("F6"))
+        self.jump_to_agents.setToolTip("Move to the agents list, and back to the Task (F6)")
+        self.shortcuts = self._action(
+            "&Keyboard shortcuts", None, QKeySequence(QKeySequence.StandardKey.HelpContents)
+        )
+        self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.shortcuts.triggered.connect(self.open_shortcuts)
         self.about = self._action("&About Taskdesk", None)
         self.about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu
         self.about.triggered.connect(lambda: open_about(window))
@@ -81,6 +96,7 @@ class WindowActions(QObject):
         return [
             self.preview,
             self.edit,
+            self.side_by_side,
             self.save,
             self.discard,
             self.local_history,
@@ -99,23 +115,37 @@ class WindowActions(QObject):
         file_menu.addAction(self.connect_server)
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
-        edit_menu = menu_bar.addMenu("&Edit")
-        edit_menu.addAction(self.find)
+        self.editing.fill(menu_bar.addMenu("&Edit"), self.find)
         insert_menu = menu_bar.addMenu("&Insert")
         insert_menu.addAction(self.insert_note)
         insert_menu.addAction(self.insert_table)
         view_menu = menu_bar.addMenu("&View")
         view_menu.addAction(self.preview)
         view_menu.addAction(self.edit)
+        view_menu.addAction(self.side_by_side)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
-        menu_bar.addMenu("&Help").addAction(self.about)
+        view_menu.addSeparator()
+        view_menu.addAction(self.jump_to_agents)
+        help_menu = menu_bar.addMenu("&Help")
+        help_menu.addAction(self.shortcuts)
+        help_menu.addAction(self.about)
         self.insert_menu = insert_menu
+        self._menu_bar = menu_bar
+        self.view_menu = view_menu
+
+    def open_shortcuts(self) -> None:
+        """Help › Keyboard shortcuts: the table built from the actions as they are now."""
+        dialog = ShortcutsDialog(shortcut_rows(self._menu_bar, self._window), self._window)
+        self.shortcuts_dialog = dialog
+        dialog.finished.connect(lambda _: setattr(self, "shortcuts_dialog", None))
+        dialog.open()
 
     def build_toolbar(self, toolbar: QToolBar) -> None:
         toolbar.setAccessibleName("Task tools")
         toolbar.addAction(self.preview)
         toolbar.addAction(self.edit)
+        toolbar.addAction(self.side_by_side)
         toolbar.addSeparator()
         toolbar.addAction(self.save)
         toolbar.addAction(self.discard)
@@ -129,3 +159,10 @@ class WindowActions(QObject):
             button = toolbar.widgetForAction(action)
             if button is not None and not action.isSeparator():
                 button.setAccessibleName(_plain(action.text()))
+        # Qt's overflow button (shown when the window is too narrow for every tool) is a
+        # nameless checkable button, and its default arrow vanishes under our stylesheet.
+        overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+        if overflow is not None:
+            overflow.setAccessibleName("More tools")
+            overflow.setToolTip("More tools (the window is too narrow to show them all)")
+            overflow.setIcon(icon("more"))

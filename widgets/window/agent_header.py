@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from widgets.common.icons import icon
+from widgets.common.icons import show_icon
 from widgets.common.plain_text import plain_label
+from widgets.window.agent_list_model import UNSAVED_MARK
 
 UNREACHABLE_MARK = "Not reachable from the Task"
 
@@ -17,13 +18,17 @@ class AgentHeader(QWidget):
         super().__init__(parent)
         self.setObjectName("AgentHeader")
         self.icon_label = QLabel()
-        self.icon_label.setPixmap(icon("agent").pixmap(28, 28))
+        show_icon(self.icon_label, "agent", 28)
         self.name_label = plain_label()  # names come from a server
         self.name_label.setObjectName("title")
         self.detail_label = plain_label()
         self.detail_label.setObjectName("hint")
+        self.unsaved_label = QLabel(f"{UNSAVED_MARK} Unsaved changes")
+        self.unsaved_label.setObjectName("unsavedMark")
+        self.unsaved_label.setAccessibleName("Unsaved changes")
+        self.unsaved_label.hide()
         self.unreachable_icon = QLabel()
-        self.unreachable_icon.setPixmap(icon("unreachable").pixmap(14, 14))
+        show_icon(self.unreachable_icon, "unreachable", 14)
         self.unreachable_label = QLabel(UNREACHABLE_MARK)
         self.unreachable_label.setObjectName("danger")
         self.unreachable_label.setAccessibleName(UNREACHABLE_MARK)
@@ -33,6 +38,7 @@ class AgentHeader(QWidget):
         texts.addWidget(self.name_label)
         texts.addWidget(self.detail_label)
         mark = QHBoxLayout()
+        mark.addWidget(self.unsaved_label)
         mark.addWidget(self.unreachable_icon)
         mark.addWidget(self.unreachable_label)
         layout = QHBoxLayout(self)
@@ -49,6 +55,10 @@ class AgentHeader(QWidget):
         self.detail_label.setText(detail)
         self.detail_label.setAccessibleName(detail)
         self.setAccessibleName(f"{name}, {detail}")
+
+    def set_unsaved(self, unsaved: bool) -> None:
+        """The • mark beside the name while the Task has edits the server doesn't have."""
+        self.unsaved_label.setVisible(unsaved)
 
     def set_unreachable(self, broken: bool, names: list[str] | None = None) -> None:
         """Show the mark when the agent's Task has embeds it can't reach (``names`` in the tip)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QStringListModel, Qt
 
 from app.connect.server_features import OPENED_BY_ID
 from app.core.models import AgentRow, BrokenEmbed, Guild
@@ -20,6 +20,7 @@ IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
 BROKEN_EMBEDS_ROLE = Qt.ItemDataRole.UserRole + 3
 
 NOT_REACHABLE = "Not reachable from the Task"
+UNSAVED_MARK = "•"  # the same mark as in the window title and the header
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -32,11 +33,12 @@ class _Row:
     agent: AgentRow | None = None
 
 
-class AgentListModel(QAbstractListModel):
+class AgentListModel(QStringListModel):
     """A flat list of guild headings, each followed by its agents, filtered by name.
 
     Flat rather than a tree: the sidebar only ever shows one level of grouping, and a list
-    keeps keyboard navigation and filtering simple. Headings are not selectable.
+    keeps keyboard navigation and filtering simple. Headings are not selectable. A filter key
+    rebuilds the rows in one pass over names lower-cased once per agent list.
     """
 
     def __init__(self, parent: object | None = None) -> None:
@@ -46,25 +48,54 @@ class AgentListModel(QAbstractListModel):
         self._broken: dict[str, tuple[BrokenEmbed, ...]] = {}
         self._filter = ""
         self._rows: list[_Row] = []
+        self._unsaved: set[str] = set()
+        # Built once per agent list, so a filter key costs one pass over the names.
+        self._by_id: dict[str, AgentRow] = {}
+        self._guild_names: dict[str, str] = {}
+        self._groups: list[tuple[_Row, str, list[tuple[_Row, str]]]] = []
+        self._row_of: dict[str, int] | None = None
 
     # ------------------------------------------------------------------ feeding
 
     def set_agents(self, agents: Iterable[AgentRow], guilds: Iterable[Guild]) -> None:
         self._agents = list(agents)
         self._guilds = list(guilds)
+        self._group()
         self._rebuild()
 
     def add_agent(self, agent: AgentRow) -> None:
         """Add an agent, or replace the row with its id (an agent opened by id)."""
         self._agents = [a for a in self._agents if a.id != agent.id] + [agent]
+        self._group()
         self._rebuild()
 
     def set_broken_embeds(self, broken: Mapping[str, Iterable[BrokenEmbed]]) -> None:
-        """Merge the embed status of some agents (one guild's answer at a time)."""
+        """Merge the embed status of some agents (a guild's answer, or the whole org's).
+
+        One change signal per answer, over the rows whose marks changed: the view repaints
+        those, not every row once per guild.
+        """
+        changed: list[str] = []
         for agent_id, embeds in broken.items():
-            self._broken[agent_id] = tuple(embeds)
-        if self._rows:
-            self.dataChanged.emit(self.index(0), self.index(len(self._rows) - 1))
+            new = tuple(embeds)
+            if self._broken.get(agent_id, ()) != new:
+                changed.append(agent_id)
+            self._broken[agent_id] = new
+        rows = [r for r in map(self._row_map().get, changed) if r is not None]
+        if rows:
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+
+    def set_unsaved(self, agent_id: str, unsaved: bool) -> None:
+        """Mark (or unmark) the agent whose Task has edits the server doesn't have."""
+        if (agent_id in self._unsaved) == unsaved:
+            return
+        if unsaved:
+            self._unsaved.add(agent_id)
+        else:
+            self._unsaved.discard(agent_id)
+        row = self.row_of(agent_id)
+        if row >= 0:
+            self.dataChanged.emit(self.index(row), self.index(row))
 
     def set_filter(self, text: str) -> None:
         self._filter = text.strip().casefold()
@@ -73,29 +104,22 @@ class AgentListModel(QAbstractListModel):
     # ------------------------------------------------------------------ queries
 
     def agent(self, agent_id: str) -> AgentRow | None:
-        return next((a for a in self._agents if a.id == agent_id), None)
+        return self._by_id.get(agent_id)
 
     def guild_name(self, guild_id: str) -> str:
-        fallback = guild_id or OPENED_BY_ID
-        return next((g.name for g in self._guilds if g.id == guild_id), fallback)
+        return self._guild_names.get(guild_id) or guild_id or OPENED_BY_ID
 
     def broken_embeds(self, agent_id: str) -> tuple[BrokenEmbed, ...]:
         return self._broken.get(agent_id, ())
 
     def row_of(self, agent_id: str) -> int:
-        for i, row in enumerate(self._rows):
-            if row.agent is not None and row.agent.id == agent_id:
-                return i
-        return -1
+        return self._row_map().get(agent_id, -1)
 
     def agent_ids(self) -> list[str]:
         """The visible agents, in order."""
         return [row.agent.id for row in self._rows if row.agent is not None]
 
     # ------------------------------------------------------------------ the model
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._rows)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -114,12 +138,16 @@ class AgentListModel(QAbstractListModel):
                 return row.guild.name
             if role == IS_GUILD_ROLE:
                 return True
+            if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+                return "Guild heading"  # a heading over the agents below, not a choice
             return None
         broken = self._broken.get(agent.id, ())
+        unsaved = agent.id in self._unsaved
         if role == Qt.ItemDataRole.DisplayRole:
-            return agent.name
+            return f"{agent.name} {UNSAVED_MARK}" if unsaved else agent.name
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{agent.name}, {NOT_REACHABLE.lower()}" if broken else agent.name
+            name = f"{agent.name}, unsaved changes" if unsaved else agent.name
+            return f"{name}, {NOT_REACHABLE.lower()}" if broken else name
         if role == Qt.ItemDataRole.ToolTipRole:
             if not broken:
                 if not agent.task_version:  # opened by id, its version not read yet
@@ -135,29 +163,51 @@ class AgentListModel(QAbstractListModel):
             return broken
         return None
 
-    def _rebuild(self) -> None:
-        self.beginResetModel()
-        rows: list[_Row] = []
-        known = {g.id for g in self._guilds}
+    def _group(self) -> None:
+        """Agents under their guild, sorted by name, with the lower-cased names to filter on."""
+        self._by_id = {a.id: a for a in self._agents}
+        self._guild_names = {g.id: g.name for g in self._guilds}
+        members: dict[str, list[AgentRow]] = {}
+        for agent in self._agents:
+            members.setdefault(agent.guild_id, []).append(agent)
         # Agents of a guild the server did not list still show, under their guild id.
         guilds = self._guilds + [
-            Guild(gid, gid or OPENED_BY_ID)
-            for gid in dict.fromkeys(a.guild_id for a in self._agents)
-            if gid not in known
+            Guild(gid, gid or OPENED_BY_ID) for gid in members if gid not in self._guild_names
         ]
-        for guild in guilds:
-            members = [
-                a for a in self._agents if a.guild_id == guild.id and self._matches(a, guild)
-            ]
-            if members:
-                rows.append(_Row(guild))
-                rows.extend(
-                    _Row(guild, a) for a in sorted(members, key=lambda a: a.name.casefold())
-                )
-        self._rows = rows
-        self.endResetModel()
+        self._groups = [
+            (
+                _Row(guild),
+                guild.name.casefold(),
+                [
+                    (_Row(guild, a), a.name.casefold())
+                    for a in sorted(members[guild.id], key=lambda a: a.name.casefold())
+                ],
+            )
+            for guild in guilds
+            if guild.id in members
+        ]
 
-    def _matches(self, agent: AgentRow, guild: Guild) -> bool:
-        if not self._filter:
-            return True
-        return self._filter in agent.name.casefold() or self._filter in guild.name.casefold()
+    def _rebuild(self) -> None:
+        rows: list[_Row] = []
+        wanted = self._filter
+        for heading, guild_key, agents in self._groups:
+            if wanted and wanted not in guild_key:
+                shown = [row for row, key in agents if wanted in key]
+            else:
+                shown = [row for row, _key in agents]
+            if shown:
+                rows.append(heading)
+                rows.extend(shown)
+        self._rows = rows
+        self._row_of = None
+        # A C++ string list holds the rows, so the view's count of rows (asked once per
+        # row while it lays out thousands) never calls into Python; data() is ours.
+        self.setStringList([r.agent.name if r.agent else r.guild.name for r in rows])
+
+    def _row_map(self) -> dict[str, int]:
+        """Each visible agent's row, built when first asked after a rebuild."""
+        if self._row_of is None:
+            self._row_of = {
+                row.agent.id: i for i, row in enumerate(self._rows) if row.agent is not None
+            }
+        return self._row_of

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
-from PySide6.QtCore import QModelIndex, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtGui import QAccessible, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -20,7 +21,8 @@ from PySide6.QtWidgets import (
 
 from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.models import BrokenEmbed
-from widgets.common.icons import IconName, icon
+from widgets.common.accessible_roles import announce, set_accessible_role
+from widgets.common.icons import IconName, icon, show_icon
 from widgets.common.provenance import exact_time, parse_time, relative_time
 from widgets.preview.size_meters import format_kb
 
@@ -28,13 +30,21 @@ BannerKind = Literal["info", "warning", "danger"]
 
 
 def _button(text: str) -> QPushButton:
+    """A button with a mnemonic (``&``): Alt+letter presses it from anywhere in the window.
+    The menus hold F, E, I, V and H, so banner buttons use other letters."""
     button = QPushButton(text)
-    button.setAccessibleName(text)
+    button.setAccessibleName(text.replace("&", ""))
     return button
 
 
 class Banner(QFrame):
-    """An icon, a line of text and buttons; its ``kind`` property picks the stylesheet colours."""
+    """An icon, a line of text and buttons; its ``kind`` property picks the stylesheet colours.
+
+    Screen readers meet it as an alert, announced when it appears and when its text changes
+    while shown (``announced`` fires with each announcement).
+    """
+
+    announced = Signal(str)
 
     def __init__(
         self,
@@ -46,8 +56,9 @@ class Banner(QFrame):
         self.setObjectName("Banner")
         self.setProperty("kind", kind)
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        set_accessible_role(self, QAccessible.Role.AlertMessage)
         self.icon_label = QLabel()
-        self.icon_label.setPixmap(icon(icon_name).pixmap(18, 18))
+        show_icon(self.icon_label, icon_name, 18)
         self.icon_label.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text_label = QLabel("")
         self.text_label.setWordWrap(True)
@@ -65,8 +76,20 @@ class Banner(QFrame):
         row.addLayout(self.buttons)
 
     def set_text(self, text: str) -> None:
+        changed = text != self.text_label.text()
         self.text_label.setText(text)
         self.setAccessibleName(text)
+        if changed and self.isVisible():
+            self._announce()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():
+            self._announce()
+
+    def _announce(self) -> None:
+        announce(self)
+        self.announced.emit(self.text())
 
     def text(self) -> str:
         return self.text_label.text()
@@ -102,7 +125,9 @@ class UnreachableBanner(Banner):
         self._broken = tuple(broken)
         self.list_model.setStringList([describe_broken(b, task_path) for b in self._broken])
         rows = max(1, min(len(self._broken), 4))
-        self.list_view.setFixedHeight(rows * (self.list_view.fontMetrics().height() + 6) + 6)
+        # The rows' own height (padding and focus ring included), so four show in full.
+        row = max(self.list_view.sizeHintForRow(0), self.list_view.fontMetrics().height() + 6)
+        self.list_view.setFixedHeight(rows * row + 2 * self.list_view.frameWidth() + 2)
 
     def lines(self) -> list[str]:
         return self.list_model.stringList()
@@ -122,9 +147,12 @@ class ConflictBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("conflict", "warning", parent)
-        self.compare_button = self._add_button("Compare")
-        self.keep_mine_button = self._add_button("Keep mine")
-        self.use_theirs_button = self._add_button("Use theirs")
+        # Merge first and default: it keeps both people's work; the others pick a side.
+        self.merge_button = self._add_button("Mer&ge")
+        self.merge_button.setDefault(True)
+        self.compare_button = self._add_button("C&ompare")
+        self.keep_mine_button = self._add_button("&Keep mine")
+        self.use_theirs_button = self._add_button("&Use theirs")
 
     def set_conflict(self, name: str, version: int) -> None:
         who = name or "Someone"
@@ -136,7 +164,7 @@ class OfflineBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("offline", "info", parent)
-        self.retry_button = self._add_button("Retry")
+        self.retry_button = self._add_button("&Retry")
         self.set_as_of(None)
 
     def set_as_of(self, when: str | datetime | None) -> None:
@@ -168,8 +196,8 @@ class DraftRecoveryBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("draft", "info", parent)
-        self.recover_button = self._add_button("Recover")
-        self.discard_button = self._add_button("Discard")
+        self.recover_button = self._add_button("Re&cover")
+        self.discard_button = self._add_button("&Discard")
 
     def set_draft(
         self,
@@ -186,7 +214,8 @@ class DraftRecoveryBanner(Banner):
 
 
 class MessageBar(Banner):
-    """Transient information (fades after a while) or an error (stays until closed)."""
+    """Transient information (fades after a while) or an error (stays until closed).
+    Esc closes it while focus is in it or on the text it sits over (see ``close_on_escape``)."""
 
     closed = Signal()
 
@@ -197,6 +226,7 @@ class MessageBar(Banner):
         self.close_button.setIcon(icon("close"))
         self.close_button.setToolTip("Close")
         self.close_button.setAccessibleName("Close")
+        self.close_button.setMinimumSize(24, 24)  # WCAG 2.5.8: a target of 24 × 24 px
         self.buttons.addWidget(self.close_button)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -206,7 +236,7 @@ class MessageBar(Banner):
 
     def show_message(self, text: str, kind: Literal["info", "error"] = "info") -> None:
         self.setProperty("kind", "danger" if kind == "error" else "info")
-        self.icon_label.setPixmap(icon("error" if kind == "error" else "info").pixmap(18, 18))
+        show_icon(self.icon_label, "error" if kind == "error" else "info", 18)
         self.style().unpolish(self)
         self.style().polish(self)
         self.set_text(text)
@@ -219,3 +249,30 @@ class MessageBar(Banner):
         self._timer.stop()
         self.hide()
         self.closed.emit()
+
+    def close_on_escape(self, host: QWidget) -> None:
+        """Esc in ``host`` (the area the bar sits in) closes the bar while it shows.
+
+        An event filter, not a shortcut: it sees Esc only when the focused widget left it
+        unused (a find bar, a completer or a dialog keep theirs), and never makes another
+        Esc shortcut ambiguous.
+        """
+        host.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            self.isVisible()
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
+            self.dismiss()
+            return True
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.dismiss()  # focus on the bar's own close button
+            return
+        super().keyPressEvent(event)

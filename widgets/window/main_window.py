@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,9 +22,14 @@ from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice
 from widgets.dialogs.connect import ConnectDialog, ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
+from widgets.window.embed_marks import EmbedMarks
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
+from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
+from widgets.window.status_line import StatusLine
+from widgets.window.unsaved_marks import APP_NAME, UnsavedMarks
+from widgets.window.window_size import size_to_screen
 
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
@@ -34,8 +38,6 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from widgets.task.task_tab import TaskTab
 
 log = logging.getLogger(__name__)
-
-APP_NAME = "Taskdesk"
 
 
 class MainWindow(QMainWindow):
@@ -59,7 +61,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
-        self.resize(1280, 800)
+        size_to_screen(self)  # a larger font must not push the window off the screen
         self.log_path = log_path
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
@@ -83,8 +85,13 @@ class MainWindow(QMainWindow):
         self.features_label.setObjectName("serverFeatures")
         self.features_label.hide()
         self.statusBar().addPermanentWidget(self.features_label)
+        self.status_line = StatusLine(self.statusBar())
 
         self.agent_model = AgentListModel()
+        self.unsaved_marks = UnsavedMarks(self, self.agent_model)
+        self.embed_marks = EmbedMarks(
+            self.runner, self._on_embed_status, self._on_embed_status_failed
+        )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -110,6 +117,12 @@ class MainWindow(QMainWindow):
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
 
+        SidebarJump(
+            self.actions_.jump_to_agents,
+            self.sidebar,
+            self.sidebar.list_view,
+            lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
+        )
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
@@ -130,6 +143,8 @@ class MainWindow(QMainWindow):
             tab.leave_requested.connect(self.ask_before_leaving)
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
+            tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+            self.status_line.follow_editor(tab.editor)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
@@ -197,26 +212,26 @@ class MainWindow(QMainWindow):
                 "you are)."
             )
         self.show_server_features()
+        self.status_line.show_connection(
+            connection.url,
+            local=connection.local,
+            me=me,
+            features=connection.features,
+            offline=connection.offline_as_of is not None,
+        )
         self.task_tab.set_connection(connection)
         self.connected.emit()
-        self.refresh_embed_status()
         first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
         if first is not None:
             self.open_agent(first)
+        self.refresh_embed_status()  # after the Task's request: it is what the operator waits for
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
 
-    def refresh_embed_status(self) -> None:
-        """Mark agents whose Task embeds files they can't reach (one request per guild)."""
-        if self.connection is None:
-            return
-        client = self.connection.client
-        for gid in self.connection.guild_ids():
-            self.runner.submit(
-                partial(client.embed_status, gid),
-                on_done=self._on_embed_status,
-                on_error=self._on_embed_status_failed,
-            )
+    def refresh_embed_status(self, guild_ids: list[str] | None = None) -> None:
+        """Mark agents whose Task embeds files they can't reach (``guild_ids``, else all)."""
+        if self.connection is not None:
+            self.embed_marks.refresh(self.connection, guild_ids)
 
     def show_server_features(self) -> None:
         """The status line naming what this server lacks (hidden when it lacks nothing)."""
@@ -275,14 +290,14 @@ class MainWindow(QMainWindow):
         if agent is None:
             return
         self.sidebar.select_agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}")  # now, even if its Task fails to load
+        self.unsaved_marks.show_agent(agent_id, agent.name)  # now, even if its Task fails to load
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
     def on_agent_shown(self, agent_id: str) -> None:
         agent = self.agent_model.agent(agent_id)
-        self.setWindowTitle(f"{agent.name} — {APP_NAME}" if agent else APP_NAME)
+        self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
             from app.connect.connection import remember_last_agent
@@ -297,8 +312,8 @@ class MainWindow(QMainWindow):
             )
 
     def on_task_saved(self, agent: AgentRow) -> None:
-        # A save can change which embeds reach their files: ask the server again.
-        self.refresh_embed_status()
+        # A save can change which embeds reach their files: ask again about its guild.
+        self.refresh_embed_status([agent.guild_id] if agent.guild_id else None)
 
     # ------------------------------------------------------------------ connecting
 

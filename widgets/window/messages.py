@@ -20,9 +20,6 @@ from widgets.window.banners import MessageBar
 log = logging.getLogger("taskdesk")
 
 
-STATUS_TIMEOUT_MS = 6000
-
-
 class Messages(QObject):
     """Every message for the operator goes through here, so each is shown the same way.
 
@@ -49,7 +46,9 @@ class Messages(QObject):
         self._bar = bar
 
     def info(self, text: str) -> None:
-        self._status.showMessage(text, STATUS_TIMEOUT_MS)
+        # No timeout: a status stays until the next one, so it can still be read (or reached
+        # by a screen reader) after a pause; ``history`` keeps the earlier ones.
+        self._status.showMessage(text)
         self._record(text, Severity.INFO)
 
     def warning(self, text: str) -> None:
@@ -61,7 +60,7 @@ class Messages(QObject):
         self._record(text, Severity.WARNING)
 
     def error(self, text: str, title: str = "Taskdesk") -> None:
-        self._status.showMessage(text, STATUS_TIMEOUT_MS)
+        self._status.showMessage(text)
         if self.error_box is not None:
             # One modal at a time: a burst of failures (a server going down) becomes the
             # latest message, not a stack of boxes to click through.

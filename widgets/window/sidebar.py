@@ -5,8 +5,10 @@ On a server that lists no agents it also offers "Open agent by id…".
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter
+from functools import cache
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QIcon, QPainter
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,6 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from widgets.common.fields import name_clear_button, show_search_icon
+from widgets.common.icons import icon
+from widgets.common.theme import Theme, current_theme
 from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
@@ -29,7 +34,11 @@ from widgets.window.agent_list_model import (
     AgentListModel,
 )
 
-WARNING_COLOUR = QColor("#b45309")
+
+@cache
+def unreachable_icon(theme: Theme) -> QIcon:
+    """The sidebar's mark for an agent whose Task embeds files it can't reach."""
+    return icon("unreachable", theme.danger_mark)
 
 
 class _AgentDelegate(QStyledItemDelegate):
@@ -38,8 +47,9 @@ class _AgentDelegate(QStyledItemDelegate):
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> QSize:
+        # One height for headings and agents: the view then measures one row, not thousands.
         size = super().sizeHint(option, index)
-        return QSize(size.width(), max(size.height(), 28 if index.data(IS_GUILD_ROLE) else 26))
+        return QSize(size.width(), max(size.height(), 28))
 
     def paint(
         self,
@@ -52,9 +62,9 @@ class _AgentDelegate(QStyledItemDelegate):
             font = QFont(option.font)
             font.setBold(True)
             font.setCapitalization(QFont.Capitalization.AllUppercase)
-            font.setPointSizeF(max(font.pointSizeF() * 0.8, 7.0))
+            font.setPointSizeF(max(font.pointSizeF() * 0.85, 8.0))
             painter.setFont(font)
-            painter.setPen(option.palette.color(option.palette.ColorRole.PlaceholderText))
+            painter.setPen(current_theme().colour("muted"))  # 4.5:1 on the list
             rect = option.rect.adjusted(8, 6, -8, 0)
             painter.drawText(
                 rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(index.data())
@@ -68,13 +78,11 @@ class _AgentDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
         if index.data(BROKEN_EMBEDS_ROLE):
-            painter.save()
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(WARNING_COLOUR)
+            # A shape, not a coloured dot alone: the broken-link icon of the banner.
             r = option.rect
-            painter.drawEllipse(r.right() - 18, r.center().y() - 4, 8, 8)
-            painter.restore()
+            unreachable_icon(current_theme()).paint(
+                painter, QRect(r.right() - 22, r.center().y() - 7, 14, 14)
+            )
 
 
 OPEN_BY_ID = "Open agent by id…"
@@ -129,13 +137,14 @@ class Sidebar(QWidget):
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter agents")
         self.filter_edit.setAccessibleName("Filter agents")
-        self.filter_edit.setClearButtonEnabled(True)
+        name_clear_button(self.filter_edit, "Clear the filter")
+        show_search_icon(self.filter_edit)
         self.filter_edit.textChanged.connect(self.model.set_filter)
         self.list_view = QListView()
         self.list_view.setAccessibleName("Agents")
         self.list_view.setModel(model)
         self.list_view.setItemDelegate(_AgentDelegate(self.list_view))
-        self.list_view.setUniformItemSizes(False)
+        self.list_view.setUniformItemSizes(True)
         self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list_view.clicked.connect(self._on_activated)
         self.list_view.activated.connect(self._on_activated)

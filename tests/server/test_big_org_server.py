@@ -1,0 +1,77 @@
+"""What keeps the server quick for a big org: one embed-status answer for the whole org, the
+picker's list kept per caller behind an ETag, and restarts that don't parse the workspace again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import requests
+
+from app.core.workspace import WorkspaceError
+from app.server import start_server
+from app.server.app_factory import WORKSPACE_DIGEST, _file_digest, _seeded_from
+from tests.live_server import WORKSPACE_BASIC, LiveServer
+from tests.server.http_calls import ORG, TIMEOUT, call
+
+
+def test_org_embed_status_is_every_guilds_answer_in_one(live_server: LiveServer) -> None:
+    guilds = [g["id"] for g in call(live_server, "GET", "/api/org/guilds").json()["guilds"]]
+    per_guild = {
+        a["id"]: a["broken_embeds"]
+        for gid in guilds
+        for a in call(live_server, "GET", f"/api/guilds/{gid}/embed-status").json()["agents"]
+    }
+    whole = call(live_server, "GET", "/api/org/embed-status").json()["agents"]
+    assert {a["id"]: a["broken_embeds"] for a in whole} == per_guild
+    assert any(per_guild.values())  # the basic workspace has marks to compare
+
+
+def test_org_embed_status_is_an_extension(tmp_path: Path) -> None:
+    with start_server(WORKSPACE_BASIC, tmp_path / "db.sqlite3", extensions=False) as plain:
+        response = requests.get(
+            plain.url + "/api/org/embed-status",
+            headers={"Authorization": "Bearer ann-secret"},
+            timeout=TIMEOUT,
+        )
+    assert response.status_code == 404
+
+
+def test_embeddable_notes_carry_an_etag_that_changes_with_the_notes(
+    live_server: LiveServer,
+) -> None:
+    first = call(live_server, "GET", "/api/org/embeddable-notes")
+    etag = first.headers["ETag"]
+    again = call(live_server, "GET", "/api/org/embeddable-notes", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    # Another caller reads other notes: never the operator's cached answer.
+    scout = call(live_server, "GET", "/api/org/embeddable-notes", "scout")
+    assert scout.headers["ETag"] != etag
+    assert len(scout.json()["notes"]) < len(first.json()["notes"])
+    live_server.put_note(f"{ORG}/new-note.md", title="New note", text="Hello.")
+    changed = call(live_server, "GET", "/api/org/embeddable-notes", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert f"{ORG}/new-note.md" in {n["display_path"] for n in changed.json()["notes"]}
+    assert changed.headers["ETag"] != etag
+
+
+def test_a_restart_on_the_same_file_skips_parsing_and_a_changed_file_is_checked(
+    tmp_path: Path,
+) -> None:
+    workspace = tmp_path / "ws.json"
+    shutil.copy(WORKSPACE_BASIC, workspace)
+    db = tmp_path / "db.sqlite3"
+    start_server(workspace, db).stop()
+    digest = _file_digest(workspace)
+    assert digest is not None and _seeded_from(db, digest)
+    with start_server(workspace, db) as again:  # the same file: not parsed again
+        assert again.running
+    data = json.loads(workspace.read_text(encoding="utf-8"))
+    data["agents"][0]["guild"] = "guild_nowhere"
+    workspace.write_text(json.dumps(data), encoding="utf-8")
+    assert not _seeded_from(db, _file_digest(workspace) or "")
+    with pytest.raises(WorkspaceError, match=r"agents\[0\]"):
+        start_server(workspace, db)
+    assert WORKSPACE_DIGEST == "workspace_sha256"

@@ -1,0 +1,95 @@
+"""The References view: every embed and named file a run meets, by hop, with why."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+
+from app.core.references import References
+from widgets.insight.reference_tree_model import ReferenceTreeModel, explanation
+from widgets.preview.size_meters import format_kb
+
+
+def summary_of(references: References) -> str:
+    """The first line: what the run meets, what it costs, what it can't reach."""
+    every = list(references.walk())
+    embeds = sum(1 for r in every if r.outcome != "named")
+    named = len(every) - embeds
+    expansion = references.expansion
+    markers = len(references.markers)
+    parts = [
+        f"{embeds} embed{'s' * (embeds != 1)}, {named} named file{'s' * (named != 1)}",
+        f"{len(expansion.notes)} notes inlined ({format_kb(expansion.embedded_bytes)} of "
+        f"{format_kb(expansion.budget)})",
+        f"{markers} unreachable" if markers else "every embed reaches its file",
+    ]
+    if expansion.over_budget:
+        parts.append(f"{expansion.embedded_bytes - expansion.budget:,} bytes over the budget")
+    return " · ".join(parts)
+
+
+class ReferencesView(QWidget):
+    """A tree by hop (Task → its embeds → each inlined note's), a summary above it and the
+    selected reference's whole story below.
+
+    Activating a reference in the Task asks to jump to it (``jump_requested(line, column)``);
+    one inside a note asks to open that note's preview (``note_requested(path)``).
+    """
+
+    jump_requested = Signal(int, int)
+    note_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ReferencesView")
+        self.summary_label = QLabel("References show once the Task is previewed.")
+        self.notice_label = QLabel("")
+        self.detail_label = QLabel("")
+        for label in (self.summary_label, self.notice_label, self.detail_label):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # paths and titles come from notes
+            label.setWordWrap(True)
+        self.notice_label.setObjectName("hint")
+        self.notice_label.hide()
+        self.model = ReferenceTreeModel(self)
+        self.tree = QTreeView()
+        self.tree.setAccessibleName("References")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(14)
+        self.tree.setAlternatingRowColors(True)
+        header = self.tree.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setColumnWidth(0, 230)
+        self.tree.selectionModel().currentChanged.connect(self.on_current_changed)
+        self.tree.activated.connect(self.on_activated)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.notice_label)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.detail_label)
+        self.references: References | None = None
+
+    def set_references(self, references: References, notice: str = "") -> None:
+        self.references = references
+        self.model.set_references(references)
+        self.tree.expandAll()
+        self.summary_label.setText(summary_of(references))
+        self.notice_label.setText(notice)
+        self.notice_label.setVisible(bool(notice))
+        self.detail_label.setText("")
+
+    def on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        item = self.model.reference(current)
+        self.detail_label.setText(explanation(item) if item is not None else "")
+
+    def on_activated(self, index: QModelIndex) -> None:
+        item = self.model.reference(index)
+        if item is None:
+            return
+        if item.hop == 1:
+            self.jump_requested.emit(item.position.line, item.position.column)
+        else:
+            self.note_requested.emit(item.in_path)
