@@ -1,6 +1,7 @@
-"""Preview render times beside a bare Python-Markdown render of the same text.
+"""Preview render times beside bare renders of the same text: markdown-it in the preview's
+dialect (what the preview uses) and Python-Markdown (what it used before, the baseline).
 
-Run: .venv/bin/python bench/bench_render.py
+Run: .venv/bin/python bench/bench_render.py   (Python-Markdown comes with the bench extra)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from task_words import WORDS  # bench/ is on the path when a script runs
 from app.core.expander import expand_embeds
 from app.core.models import AccessEntry, OrgFile, Reader
 from app.render import PreviewRenderer
+from app.render.commonmark import new_markdown
 
 ORG = "o_bench"
 READER = Reader("a_bench", "guild_bench")
@@ -123,13 +125,24 @@ def main() -> None:
     def bare(text: str) -> str:
         return markdown.markdown(text, extensions=extensions)
 
+    commonmark = new_markdown()
+
+    def bare_new(text: str) -> str:
+        return commonmark.render(text)
+
+    def versus(new_ms: float, old_ms: float) -> str:
+        return f"({new_ms / old_ms:.2f}x Python-Markdown)"
+
     text, files = make_task(8 * 1024, 20, seed=1)
     expansion = expand(text, files)
     print(f"8 KB Task ({len(text.encode())} bytes, {len(expansion.notes)} inlined notes)")
     warm = PreviewRenderer()
     our_html = warm.render_preview(expansion)
     bare_html = bare(expansion.text)
-    show("bare markdown.markdown(expanded text)", best_ms(lambda: bare(expansion.text)))
+    old = best_ms(lambda: bare(expansion.text))
+    show("bare Python-Markdown (expanded text), the baseline", old)
+    show("bare markdown-it (expanded text)", (new := best_ms(lambda: bare_new(expansion.text))),
+         versus(new, old))  # fmt: skip
     show("render_preview, cold cache", best_ms(lambda: PreviewRenderer().render_preview(expansion)))
     show("render_preview, warm cache", best_ms(lambda: warm.render_preview(expansion)))
     show("setHtml(bare html)", best_ms(lambda: doc.setHtml(bare_html)))
@@ -144,11 +157,12 @@ def main() -> None:
     big, big_files = make_task(256 * 1024, 20, seed=2)
     big_expansion = expand(big, big_files)
     print(f"256 KB Task ({len(big.encode())} bytes)")
-    show("bare markdown.markdown(expanded text)", best_ms(lambda: bare(big_expansion.text), 3))
-    show(
-        "render_preview, cold cache (full render)",
-        best_ms(lambda: PreviewRenderer().render_preview(big_expansion), 3),
-    )
+    old = best_ms(lambda: bare(big_expansion.text), 3)
+    show("bare Python-Markdown (expanded text), the baseline", old)
+    new = best_ms(lambda: bare_new(big_expansion.text), 3)
+    show("bare markdown-it (expanded text)", new, versus(new, old))
+    cold = best_ms(lambda: PreviewRenderer().render_preview(big_expansion), 3)
+    show("render_preview, cold cache (full render, sanitised)", cold, versus(cold, old))
     renderer = PreviewRenderer()
     big_html = renderer.render_preview(big_expansion)
     rng = random.Random(3)

@@ -1,6 +1,7 @@
 """Write PNGs of Taskdesk's main states to docs/, from the demo workspace on a temporary server.
 
-Run from the project root: `.venv/bin/python docs/make_screenshots.py` (offscreen by default).
+Run from the project root: `.venv/bin/python docs/make_screenshots.py [NAME.png …]` (offscreen by
+default; with names, only those files are written).
 """
 
 from __future__ import annotations
@@ -14,6 +15,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SIZE = (1280, 800)
+
+# Markdown as operators write it elsewhere: a list right after a line of text, a list nested
+# by two spaces, a task list and a table, which the preview renders as GitHub does.
+MARKDOWN_TASK = """\
+# Support triage
+
+Rules:
+- Answer in the customer's language
+- Escalate when:
+  - a refund is over 500 EUR
+  - the customer asked twice
+
+Before closing a ticket:
+- [x] the customer confirmed the fix
+- [ ] the ticket is tagged
+
+| Priority | First reply within | Who |
+| :--- | ---: | --- |
+| Urgent | 1 hour | on-call |
+| Normal | 1 working day | ~~anyone~~ the queue |
+
+Runbook: https://example.com/runbook
+"""
 
 
 def main() -> int:
@@ -46,7 +70,11 @@ def main() -> int:
         for _ in range(20):
             app.processEvents()
 
+    wanted = set(sys.argv[1:])
+
     def save(widget: QWidget, name: str, overlay: QWidget | None = None) -> None:
+        if wanted and name not in wanted:
+            return
         settle()
         shot = widget.grab()
         if overlay is not None:
@@ -152,6 +180,12 @@ def main() -> int:
     assert picker is not None
     save(window, "screenshot-picker.png", overlay=picker)
     picker.reject()
+
+    tab.set_mode_edit(True)
+    tab.editor.setPlainText(MARKDOWN_TASK)
+    tab.set_mode_edit(False)
+    wait_until("the Markdown preview", lambda: "Runbook" in tab.preview.pane.toPlainText())
+    save(window, "screenshot-markdown.png")
 
     prose_compare(workspace.agent("a_responder").live_task, save)
 

@@ -29,10 +29,9 @@ EXCLUDED_MODULES = [
     "tkinter",
     # Optional extras of libraries the app uses, never reached by it: pretty printing
     # (rich, pygments, IPython) for pydantic and Markdown's code highlighting, which the
-    # preview does not enable; Python's help() topics.
+    # preview does not enable; Python's help() topics. (markdown_it is the preview's own.)
     "rich",
     "pygments",
-    "markdown_it",
     "IPython",
     "pydoc_data",
     # rapidfuzz's fuzzy matchers and batch search in C++: the diff uses only

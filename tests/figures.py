@@ -16,6 +16,8 @@ import pytest
 
 Figure = Callable[[str, float, str], None]
 _KEY = "figure"
+TEXT_KEY = "figure_text"
+"""A user property whose value, a table in words (a conformance figure), is printed as is."""
 
 
 @pytest.fixture
@@ -30,6 +32,7 @@ def figure(request: pytest.FixtureRequest) -> Figure:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     found: dict[tuple[str, str], list[tuple[float, str]]] = defaultdict(list)
+    texts: list[str] = []
     for reports in terminalreporter.stats.values():
         for report in reports:
             if getattr(report, "when", None) != "call":
@@ -38,9 +41,13 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
                 if key == _KEY:
                     name, number, unit = value
                     found[(name, unit)].append((number, report.nodeid))
-    if not found:
+                elif key == TEXT_KEY:
+                    texts.append(str(value))
+    if not found and not texts:
         return
     terminalreporter.section("figures (measured, not asserted)")
+    for text in texts:
+        terminalreporter.write_line(text)
     for (name, unit), rows in sorted(found.items()):
         worst, where = max(rows)
         median = statistics.median(number for number, _ in rows)

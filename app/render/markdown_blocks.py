@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
-import markdown
-from markdown.blockprocessors import ReferenceProcessor
-from markdown.extensions.fenced_code import FencedCodeExtension
-from markdown.extensions.sane_lists import SaneListExtension
-from markdown.extensions.tables import TableExtension
+from markdown_it import MarkdownIt
 
+from app.render.block_split import BlockSplitter
+from app.render.commonmark import new_block_parser, new_markdown
 from app.render.sanitise import sanitise_html
+
+# A line end right before a block tag is no text (code is escaped, so no tag stands in it),
+# but QTextDocument gives each one a node: a table's cells laid out with them take 3x longer.
+_LINE_END_BEFORE_BLOCK_TAG = re.compile(
+    r">\n+(?=</?(?:p|ul|ol|li|table|thead|tbody|tr|th|td|blockquote|pre|hr|h[1-6]|div)\b)"
+)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-
-_FENCE_OPEN = re.compile(r"(~{3,}|`{3,})")
-_LIST_ITEM = re.compile(r" {0,3}(?:[*+-]|\d+\.)[ \t]")
-_QUOTE = re.compile(r" {0,3}>")
-# Python-Markdown's own pattern, so the definitions found are the ones it would honour.
-_REFERENCE = re.compile(ReferenceProcessor.RE.pattern, re.MULTILINE)
 
 
 class LruCache(Generic[K, V]):
@@ -57,70 +57,16 @@ class LruCache(Generic[K, V]):
         return len(self._items)
 
 
-def _closing_fence(lines: list[str], start: int, fence: str) -> int | None:
-    """Index of the line closing the fence opened at ``start``, as fenced_code matches it."""
-    for index in range(start + 1, len(lines)):
-        line = lines[index]
-        if line.startswith(fence) and not line[len(fence) :].strip(" "):
-            return index
-    return None
+@dataclass(frozen=True, slots=True)
+class Definitions:
+    """A text's link reference definitions, which apply to every block of it; ``key`` says
+    them in a string, for the cache key of a block that may use one."""
+
+    references: dict[str, Any] = field(default_factory=dict)
+    key: str = ""
 
 
-def _continues_block(current: list[str], next_line: str) -> bool:
-    """After a blank line, does ``next_line`` still belong to the block before it?
-
-    Indented lines continue a list item or an indented code block; a list item continues
-    a list (a loose list renders as one list, not two); Python-Markdown joins a quote to a
-    quote just before it.
-    """
-    if next_line.startswith(("    ", "\t")):
-        return True
-    if _QUOTE.match(next_line):
-        return bool(_QUOTE.match(current[0]) or _QUOTE.match(current[-1]))
-    return bool(_LIST_ITEM.match(next_line)) and bool(_LIST_ITEM.match(current[0]))
-
-
-def split_blocks(text: str) -> list[str]:
-    """Split Markdown at blank lines into blocks that render the same alone as together:
-    fenced code blocks and lists stay whole. Blank lines between blocks are dropped."""
-    lines = text.split("\n")
-    blocks: list[str] = []
-    current: list[str] = []
-    index = 0
-    count = len(lines)
-    while index < count:
-        line = lines[index]
-        fence = _FENCE_OPEN.match(line)
-        if fence:
-            end = _closing_fence(lines, index, fence.group(1))
-            if end is not None:
-                current.extend(lines[index : end + 1])
-                index = end + 1
-                continue
-        if line.strip():
-            current.append(line)
-            index += 1
-            continue
-        after = index
-        while after < count and not lines[after].strip():
-            after += 1
-        if current and (after == count or not _continues_block(current, lines[after])):
-            blocks.append("\n".join(current))
-            current = []
-        elif current:
-            current.extend(lines[index:after])
-        index = after
-    if current:
-        blocks.append("\n".join(current))
-    return blocks
-
-
-def reference_definitions(text: str) -> str:
-    """The text's reference-style link definitions, to render beside each block that may
-    use one (a definition applies to the whole document, not only its own block)."""
-    if "]:" not in text:
-        return ""
-    return "\n".join(match.group(0) for match in _REFERENCE.finditer(text))
+NO_DEFINITIONS = Definitions()
 
 
 def escaped_pre(text: str) -> str:
@@ -128,52 +74,89 @@ def escaped_pre(text: str) -> str:
     return f"<pre>{html.escape(text, quote=False)}</pre>"
 
 
+def compact_html(html: str) -> str:
+    """``html`` without the line ends that stand only between block tags."""
+    return _LINE_END_BEFORE_BLOCK_TAG.sub(">", html)
+
+
 class MarkdownBlocks:
     """Renders Markdown block by block, each block's sanitised HTML cached by its text.
 
-    Thread-safe: each thread gets its own ``markdown.Markdown`` (it keeps state between
-    calls), and the cache has a lock.
+    Blocks are CommonMark's top-level blocks (``BlockSplitter``): a list with its loose
+    items and continuation paragraphs, a fenced code block with its blank lines, a quote
+    with its lazy lines are each one block, and each renders alone as it does in place.
+    Thread-safe: each thread gets its own renderer, the caches and the splitter lock.
     """
 
     def __init__(self, max_blocks: int = 8192) -> None:
         self._cache: LruCache[tuple[str, str], str] = LruCache(max_blocks)
+        self._references: LruCache[str, dict[str, Any]] = LruCache(1024)
+        self._splitter = BlockSplitter()
         self._local = threading.local()
 
-    def _markdown(self) -> markdown.Markdown:
-        md: markdown.Markdown | None = getattr(self._local, "md", None)
+    def _markdown(self) -> MarkdownIt:
+        md: MarkdownIt | None = getattr(self._local, "md", None)
         if md is None:
-            md = markdown.Markdown(
-                extensions=[
-                    TableExtension(use_align_attribute=True),  # align=, never style=
-                    FencedCodeExtension(),
-                    SaneListExtension(),
-                ],
-                output_format="html",
-            )
-            self._local.md = md
+            md = self._local.md = new_markdown()
         return md
 
-    def render_block(self, block: str, definitions: str = "") -> str:
-        """One block's sanitised HTML; ``definitions`` as from ``reference_definitions``."""
-        used = definitions if definitions and "[" in block else ""
-        key = (block, used)
+    def _parser(self) -> MarkdownIt:
+        parser: MarkdownIt | None = getattr(self._local, "parser", None)
+        if parser is None:
+            parser = self._local.parser = new_block_parser()
+        return parser
+
+    def split(self, text: str) -> tuple[list[str], Definitions]:
+        """The text's top-level blocks, and its reference definitions."""
+        blocks, carriers = self._splitter.split_with_gaps(text)
+        if not carriers:
+            return blocks, NO_DEFINITIONS
+        # A definition applies to the whole text, wherever it stands (also inside a quote
+        # or a list); the first of a label wins, as in a whole-text render.
+        references: dict[str, Any] = {}
+        for chunk in carriers:
+            for label, target in self._chunk_references(chunk).items():
+                references.setdefault(label, target)
+        if not references:
+            return blocks, NO_DEFINITIONS
+        return blocks, Definitions(references, json.dumps(references, sort_keys=True))
+
+    def _chunk_references(self, chunk: str) -> dict[str, Any]:
+        found = self._references.get(chunk)
+        if found is None:
+            env: dict[str, Any] = {}
+            self._parser().parse(chunk, env)
+            found = dict(env.get("references", {}))
+            self._references.put(chunk, found)
+        return found
+
+    def render_block(self, block: str, definitions: Definitions = NO_DEFINITIONS) -> str:
+        """One block's sanitised HTML; ``definitions`` as from ``split``."""
+        used = definitions if definitions.references and "[" in block else NO_DEFINITIONS
+        key = (block, used.key)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        source = f"{block}\n\n{used}" if used else block
-        md = self._markdown()
-        try:
-            md.reset()
-            rendered = md.convert(source)
-        except Exception:  # a malformed block (deep nesting) is shown as written
-            rendered = escaped_pre(block)
-        result = sanitise_html(rendered)
+        rendered = self._render(block, used)
+        result = compact_html(sanitise_html(rendered)).strip("\n")
         self._cache.put(key, result)
         return result
 
+    def _render(self, block: str, definitions: Definitions) -> str:
+        md = self._markdown()
+        try:
+            env = {"references": dict(definitions.references)}
+            tokens = md.parse(block, env)
+            if any(token.level >= md.options.maxNesting - 1 for token in tokens):
+                # Past the nesting limit markdown-it drops the rest of the block unseen.
+                return escaped_pre(block)
+            return md.renderer.render(tokens, md.options, env)
+        except Exception:  # a malformed block is shown as written, never raised
+            return escaped_pre(block)
+
     def render_blocks(self, text: str) -> list[str]:
-        definitions = reference_definitions(text)
-        return [self.render_block(block, definitions) for block in split_blocks(text)]
+        blocks, definitions = self.split(text)
+        return [self.render_block(block, definitions) for block in blocks]
 
     def render(self, text: str) -> str:
         """Sanitised HTML of the whole text."""
@@ -181,3 +164,4 @@ class MarkdownBlocks:
 
     def clear(self) -> None:
         self._cache.clear()
+        self._references.clear()

@@ -18,17 +18,13 @@ from app.core.expander import (
     TextPiece,
 )
 from app.render import embed_html
-from app.render.markdown_blocks import (
-    LruCache,
-    MarkdownBlocks,
-    reference_definitions,
-    split_blocks,
-)
+from app.render.markdown_blocks import LruCache, MarkdownBlocks
 
 PREVIEW_STYLESHEET = """
 pre { background-color: #f6f8fa; }
 code { background-color: #f6f8fa; }
 th { background-color: #f0f0f0; }
+th, td { padding: 3px 8px; }
 a.embed-collection, a.embed-repeat, a.embed-marker, a.embed-unchecked, a.embed-note-chip {
   text-decoration: none;
 }
@@ -102,9 +98,9 @@ class PreviewRenderer:
         )
         token = re.compile(re.escape(prefix) + r"(\d+)Z")
         placed = re.compile(r"(<p>)?" + re.escape(prefix) + r"(\d+)Z(</p>)?")
-        definitions = reference_definitions(source)
+        blocks, definitions = self.blocks.split(source)
         out: list[str] = []
-        for block in split_blocks(source):
+        for block in blocks:
             found = [embeds[int(m.group(1))] for m in token.finditer(block)]
             if not found:
                 rendered = self.blocks.render_block(block, definitions)

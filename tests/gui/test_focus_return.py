@@ -46,6 +46,10 @@ def test_keep_mine_returns_focus_to_the_editor(qtbot, window: MainWindow, bob) -
     _conflict(qtbot, window, bob)
     tab = window.task_tab
     _press(qtbot, tab.conflict_banner.keep_mine_button)
+    flow = tab.conflict_flow  # Keep mine first shows the changes of theirs it throws away
+    qtbot.waitUntil(lambda: flow.keep_mine_dialog is not None, timeout=LOAD_TIMEOUT_MS)
+    assert flow.keep_mine_dialog is not None
+    _press(qtbot, flow.keep_mine_dialog.confirm_button)
     qtbot.waitUntil(lambda: saved(window), timeout=LOAD_TIMEOUT_MS)
     qtbot.waitUntil(lambda: not tab.conflict_banner.isVisible())
     assert tab.editor.hasFocus(), QApplication.focusWidget()
