@@ -90,13 +90,20 @@ def test_a_day_of_work_with_the_keyboard_only(qtbot, window: MainWindow, bob) ->
     qtbot.waitUntil(lambda: saved(window), timeout=LOAD_TIMEOUT_MS)
     assert "![[org/o_acme/handbook.md]]" in bob.get_task("a_writer").content
 
-    # A conflict: Bob saves while Ann types; Ctrl+S meets it; Alt+K keeps mine.
+    # A conflict: Bob saves while Ann types; Ctrl+S meets it; Alt+K keeps mine, which
+    # first shows what it throws away (focus on Cancel); Alt+K there confirms.
     base = bob.get_task("a_writer")
     bob.put_task("a_writer", base.content + "\nBob's rule.", base.version)
     type_text(qtbot, " Sign every reply.")
     mine = tab.editor.text()
     press(qtbot, Key.Key_S, CTRL)
     qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    press(qtbot, Key.Key_K, ALT)
+    conflict = tab.conflict_flow
+    qtbot.waitUntil(lambda: conflict.keep_mine_dialog is not None, timeout=LOAD_TIMEOUT_MS)
+    keep_mine = conflict.keep_mine_dialog
+    assert keep_mine is not None
+    qtbot.waitUntil(keep_mine.cancel_button.hasFocus, timeout=LOAD_TIMEOUT_MS)
     press(qtbot, Key.Key_K, ALT)
     qtbot.waitUntil(lambda: saved(window), timeout=LOAD_TIMEOUT_MS)
     assert bob.get_task("a_writer").content == mine

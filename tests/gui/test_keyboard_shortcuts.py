@@ -6,8 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QApplication, QToolBar, QToolButton
 
+from app.core.resource_files import read_text
 from tests.window_steps import LOAD_TIMEOUT_MS
-from widgets.common.theme import LIGHT, stylesheet
+from widgets.common.theme import stylesheet, theme_of
 from widgets.window.main_window import MainWindow
 
 NATIVE = QKeySequence.SequenceFormat.NativeText
@@ -49,19 +50,23 @@ def test_f6_moves_to_the_agents_list_and_back(qtbot, window: MainWindow) -> None
 
 
 def test_every_visible_control_is_at_least_24_px(qtbot, window: MainWindow) -> None:
-    window.setStyleSheet(stylesheet(LIGHT))  # as the launcher styles the app
+    window.setStyleSheet(stylesheet(theme_of(window.palette())))  # as the launcher does
     window.actions_.editing.replace.trigger()
     window.messages.warning("Something to read.")
-    small = [
-        f"{b.accessibleName() or b.text()!r} is {b.width()}×{b.height()}"
-        for b in window.findChildren(QAbstractButton)
-        if b.isVisibleTo(window) and (b.width() < 24 or b.height() < 24)
-    ]
-    assert small == [], "\n".join(small)
+
+    def none_small() -> None:
+        small = [
+            f"{b.accessibleName() or b.text()!r} is {b.width()}×{b.height()}"
+            for b in window.findChildren(QAbstractButton)
+            if b.isVisibleTo(window) and (b.width() < 24 or b.height() < 24)
+        ]
+        assert small == [], "\n".join(small)
+
+    qtbot.waitUntil(none_small)  # once the layouts have taken the stylesheet in
 
 
 def test_a_narrow_window_offers_the_tools_that_dont_fit(qtbot, window: MainWindow) -> None:
-    window.setStyleSheet(stylesheet(LIGHT))
+    window.setStyleSheet(read_text("style.qss"))
     window.resize(700, 600)
     toolbar = window.findChild(QToolBar)
     assert toolbar is not None

@@ -6,9 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import QToolBar
 
+from app.core.resource_files import read_text
 from tests.live_server import LiveServer
 from tests.window_steps import LOAD_TIMEOUT_MS, saved, sign_in, type_at_end
-from widgets.common.theme import LIGHT, stylesheet
 from widgets.window.main_window import MainWindow
 
 
@@ -44,7 +44,7 @@ def test_unsaved_edits_are_marked_in_title_sidebar_and_header(qtbot, window: Mai
 
 def _background(window: MainWindow, action: QAction) -> QColor:
     if not window.styleSheet():
-        window.setStyleSheet(stylesheet(LIGHT))  # as the launcher styles the app
+        window.setStyleSheet(read_text("style.qss"))  # as the launcher styles the app
     toolbar = window.findChild(QToolBar)
     assert toolbar is not None
     button = toolbar.widgetForAction(action)

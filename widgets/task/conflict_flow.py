@@ -142,6 +142,9 @@ class ConflictFlow(QObject):
         dialog, self.keep_mine_dialog = self.keep_mine_dialog, None
         if dialog is not None:
             dialog.deleteLater()
+        # Back to the Task's window, whatever the window manager does as the dialog goes:
+        # focus returns to the Task there, and the next keystrokes land in it.
+        self._owner.window().activateWindow()
         if code == 2:
             self.close_compare()
             self.merge_requested.emit()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from app.core.diff_model import SideBySide
@@ -39,14 +40,15 @@ class KeepMineDialog(QDialog):
         self.diff_view.set_model(model, with_theirs, mine, their_title, "Keep mine publishes")
         self.buttons = QDialogButtonBox()
         self.confirm_button = self.buttons.addButton(
-            "Keep mine", QDialogButtonBox.ButtonRole.DestructiveRole
+            "&Keep mine", QDialogButtonBox.ButtonRole.DestructiveRole
         )
-        self.merge_button = self.buttons.addButton("Merge", QDialogButtonBox.ButtonRole.ActionRole)
+        self.merge_button = self.buttons.addButton("Mer&ge", QDialogButtonBox.ButtonRole.ActionRole)
         self.cancel_button = self.buttons.addButton(
-            "Cancel", QDialogButtonBox.ButtonRole.RejectRole
+            "&Cancel", QDialogButtonBox.ButtonRole.RejectRole
         )
         for button in (self.confirm_button, self.merge_button, self.cancel_button):
-            button.setAccessibleName(button.text())
+            # The banner's mnemonics (Alt+K, Alt+G): the same keys answer the question.
+            button.setAccessibleName(button.text().replace("&", ""))
             button.setAutoDefault(False)  # focus on a button must not make it the default
         # Throwing work away is never what Return does.
         self.cancel_button.setDefault(True)
@@ -58,3 +60,8 @@ class KeepMineDialog(QDialog):
         layout.addWidget(self.diff_view, 1)
         layout.addWidget(self.buttons)
         self.resize(1000, 600)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # Focus starts on the safe answer, as Return does: Space or Return there cancels.
+        self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)
