@@ -29,6 +29,33 @@ def test_org_embed_status_is_every_guilds_answer_in_one(live_server: LiveServer)
     assert any(per_guild.values())  # the basic workspace has marks to compare
 
 
+def test_org_embed_status_gives_operators_the_embedded_size(live_server: LiveServer) -> None:
+    # Extension: the sidebar's over-budget mark reads it from the one org-wide answer too.
+    whole = call(live_server, "GET", "/api/org/embed-status").json()["agents"]
+    assert whole and all(isinstance(a["embedded_bytes"], int) for a in whole)
+    member = call(live_server, "GET", "/api/org/embed-status", "mia").json()["agents"]
+    assert member and all("embedded_bytes" not in a for a in member)
+
+
+def test_the_kept_picker_list_carries_access_lists(live_server: LiveServer) -> None:
+    first = call(live_server, "GET", "/api/org/embeddable-notes").json()["notes"]
+    kept = call(live_server, "GET", "/api/org/embeddable-notes").json()["notes"]
+    assert kept == first
+    assert all(isinstance(n["access"], list) for n in kept)
+    assert any(n["access"] for n in kept)
+
+
+def test_a_spec_only_server_leaves_the_access_lists_out(tmp_path: Path) -> None:
+    with start_server(WORKSPACE_BASIC, tmp_path / "db.sqlite3", extensions=False) as plain:
+        response = requests.get(
+            plain.url + "/api/org/embeddable-notes",
+            headers={"Authorization": "Bearer ann-secret"},
+            timeout=TIMEOUT,
+        )
+    notes = response.json()["notes"]
+    assert notes and all("access" not in n for n in notes)
+
+
 def test_org_embed_status_is_an_extension(tmp_path: Path) -> None:
     with start_server(WORKSPACE_BASIC, tmp_path / "db.sqlite3", extensions=False) as plain:
         response = requests.get(
