@@ -82,6 +82,10 @@ class EmbeddableModel(QAbstractListModel):
     def note_at(self, row: int) -> EmbeddableNote:
         return self._notes[row]
 
+    def key_list(self) -> list[str]:
+        """The search keys, one per row (see ``search_keys``)."""
+        return self._key_list
+
     def search_keys(self) -> QStringListModel:
         """Per row, ``kind<TAB>title, path and level`` lower-cased, as a C++ string model:
         what the search filters run over without calling back into Python per row."""
@@ -132,18 +136,21 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
         self._reader: Reader | None = None
         self._filter = QSortFilterProxyModel(self)
         self._filter.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)  # keys are folded
-        self._order = _ReadableFirst(self._filter, self)
-        self._order.setSourceModel(self._filter)
-        super().setSourceModel(self._order)
+        # With a reader: this proxy's own copy of the search keys, readable notes first, and
+        # per row of it the shared model's row. Ordered once per list or reader, so a key
+        # typed stays one C++ filter pass (a sort over the filter would call Python per pair).
+        self._ordered_keys = QStringListModel(self)
+        self._order: list[int] | None = None
+        super().setSourceModel(self._filter)
 
     def setSourceModel(self, model: QAbstractItemModel) -> None:
         assert isinstance(model, EmbeddableModel)
         if self._notes is not None:
             self._notes.modelReset.disconnect(self._rank)
         self._notes = model
-        model.modelReset.connect(self._rank)  # before its search keys reset and re-sort
-        self._rank()
+        model.modelReset.connect(self._rank)  # before its search keys reset
         self._filter.setSourceModel(model.search_keys())
+        self._rank()
         self._apply()
 
     def set_reader(self, reader: Reader | None) -> None:
@@ -156,12 +163,23 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
         return note.readable_by(self._reader) if self._reader is not None else None
 
     def _rank(self) -> None:
-        notes = self._notes.notes() if self._notes is not None else []
+        notes = self._notes
+        if notes is None:
+            return
         reader = self._reader
-        # One pass per list or reader: the sort then only looks these up.
-        self._order.set_unreadable(
-            None if reader is None else [n.readable_by(reader) is False for n in notes]
-        )
+        if reader is None:
+            self._order = None
+            if self._filter.sourceModel() is not notes.search_keys():
+                self._filter.setSourceModel(notes.search_keys())
+            return
+        unreadable = [n.readable_by(reader) is False for n in notes.notes()]
+        order = [i for i, no in enumerate(unreadable) if not no]
+        order += [i for i, no in enumerate(unreadable) if no]
+        keys = notes.key_list()
+        self._order = order
+        self._ordered_keys.setStringList([keys[i] for i in order])
+        if self._filter.sourceModel() is not self._ordered_keys:
+            self._filter.setSourceModel(self._ordered_keys)
 
     def set_search(self, text: str) -> None:
         self._words = tuple(text.casefold().split())
@@ -173,7 +191,8 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
 
     def note_row(self, index: AnyIndex) -> int:
         """The row in the shared model of a row shown here; -1 for none."""
-        return self._filter.mapToSource(self._order.mapToSource(self.mapToSource(index))).row()
+        row = self._filter.mapToSource(self.mapToSource(index)).row()
+        return self._order[row] if self._order is not None and row >= 0 else row
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         row = self.note_row(index) if index.isValid() else -1
@@ -205,30 +224,3 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
             QRegularExpression.PatternOption.DotMatchesEverythingOption,
         )
         self._filter.setFilterRegularExpression(pattern)
-
-
-class _ReadableFirst(QSortFilterProxyModel):
-    """Over the C++ filter: the rows the reader can read first, then the server's order.
-
-    With no reader it does not sort at all, so Python is never asked per row.
-    """
-
-    def __init__(self, keys: QSortFilterProxyModel, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._keys = keys
-        self._unreadable: list[bool] | None = None
-
-    def set_unreadable(self, unreadable: list[bool] | None) -> None:
-        """Per row of the shared model, True where the reader can't read it; None: no sort."""
-        self._unreadable = unreadable
-        self.setDynamicSortFilter(unreadable is not None)
-        self.sort(0 if unreadable is not None else -1)
-        if unreadable is not None:
-            self.invalidate()
-
-    def lessThan(self, left: AnyIndex, right: AnyIndex) -> bool:
-        a, b = self._keys.mapToSource(left).row(), self._keys.mapToSource(right).row()
-        marks = self._unreadable
-        if marks is not None and max(a, b) < len(marks) and min(a, b) >= 0 and marks[a] != marks[b]:
-            return marks[b]
-        return a < b
