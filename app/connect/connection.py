@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from app.connect.remembered import (
+    agent_guilds,
+    forget_last_server,
+    last_agent,
+    opened_agents,
+    remembered_server,
+)
 from app.connect.server_features import (
     ServerFeatures,
     assumed_operator,
@@ -126,7 +133,7 @@ def begin(
     """
     if local:
         forget_last_server()  # the local workspace is where the next start goes too
-    elif server_url is not None or _remembered_server() is not None:
+    elif server_url is not None or remembered_server() is not None:
         if launch is not None:
             launch.cancel()
         found = token_store(server_url)
@@ -144,21 +151,6 @@ def begin(
     return StartOutcome(None, plan, embedded, connection)
 
 
-def forget_last_server() -> None:
-    """The next start opens the local workspace (the servers stay listed)."""
-    from app.connect.paths import settings_path
-    from app.connect.settings import SettingsError, load_settings, save_settings
-
-    settings = load_settings(settings_path()).settings
-    if settings.last_server_url is None:
-        return
-    settings.last_server_url = None
-    try:
-        save_settings(settings, settings_path())
-    except SettingsError as exc:
-        log.warning("%s", exc.message)
-
-
 def token_store(server_url: str | None = None) -> TokenStore:
     """The session's token store; ``server_url``: the ``--server`` TASKDESK_TOKEN is for."""
     from app.connect.credentials import TokenStore
@@ -174,7 +166,7 @@ def plan_start(server_url: str | None, tokens: TokenStore) -> StartPlan:
     operator's token file); None means the window asks. Blocking (settings file, keyring):
     call it off the GUI thread.
     """
-    url = server_url or _remembered_server()
+    url = server_url or remembered_server()
     if url is None:
         return StartPlan(None, None)
     url = url.rstrip("/")
@@ -225,7 +217,7 @@ def open_connection(
         me, agents, guilds, as_of = seen
         connection = Connection(url, client, me, agents, guilds, store, token=token, local=local)
         connection.offline_as_of = as_of
-        connection.initial_agent_id = _last_agent(connection.server_key)
+        connection.initial_agent_id = last_agent(connection.server_key)
         return connection
     except BaseException:
         client.close()
@@ -236,13 +228,13 @@ def open_connection(
     )
     connection.features = features
     if not features.agent_list:
-        guilds_given = _agent_guilds(connection.server_key)
+        guilds_given = agent_guilds(connection.server_key)
         connection.agents = [
             _row_by_id(i, guild_id=guilds_given.get(i, ""))
-            for i in _opened_agents(connection.server_key)
+            for i in opened_agents(connection.server_key)
         ]
     features.embed_check = bool(connection.guild_ids()) or features.agent_list
-    connection.initial_agent_id = _last_agent(connection.server_key)
+    connection.initial_agent_id = last_agent(connection.server_key)
     if not local:
         connection.token_note = _keep(url, token, tokens, remember, in_file)
     return connection
@@ -341,7 +333,7 @@ def _row_by_id(agent_id: str, version: int = 0, guild_id: str = "") -> AgentRow:
 def look_up_agent(connection: Connection, agent_id: str, guild_id: str = "") -> AgentRow:
     """The agent with this id, read from its Task (for servers that list no agents).
     Blocking: off the GUI thread. Raises the client's errors; an unknown id is `NotFound`
-    with a message that names it. Once it is on screen, ``remember_last_agent(...,
+    with a message that names it. Once it is on screen, ``rememberlast_agent(...,
     opened_by_id=True)`` keeps it for the next start. ``guild_id``: the agent's guild as the
     operator gave it (the spec's Task answer doesn't say), so embed-status can be asked."""
     from app.client.errors import InvalidRequest, NotFound
@@ -368,88 +360,6 @@ def keyring_available() -> bool:
         return available()
     except Exception:  # no usable keyring backend is a normal state, not a failure
         return False
-
-
-def _remembered_server() -> str | None:
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
-
-    loaded = load_settings(settings_path())  # a broken file reads as the defaults
-    return loaded.settings.last_server_url or None
-
-
-def _last_agent(key: str) -> str | None:
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
-
-    return load_settings(settings_path()).settings.last_agent.get(key)
-
-
-def _opened_agents(key: str) -> list[str]:
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
-
-    return list(load_settings(settings_path()).settings.opened_agents.get(key, []))
-
-
-def side_by_side_remembered() -> bool:
-    """Whether View › Side by side was on when Taskdesk last closed (blocking: a read)."""
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
-
-    return load_settings(settings_path()).settings.side_by_side
-
-
-def remember_side_by_side(on: bool) -> None:
-    """Keep View › Side by side for the next start (blocking: a settings write)."""
-    from app.connect.paths import settings_path
-    from app.connect.settings import SettingsError, load_settings, save_settings
-
-    settings = load_settings(settings_path()).settings
-    if settings.side_by_side == on:
-        return
-    settings.side_by_side = on
-    try:
-        save_settings(settings, settings_path())
-    except SettingsError as exc:
-        log.warning("%s", exc.message)
-
-
-def _agent_guilds(key: str) -> dict[str, str]:
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
-
-    return dict(load_settings(settings_path()).settings.agent_guilds.get(key, {}))
-
-
-def remember_last_agent(
-    key: str, agent_id: str, *, opened_by_id: bool = False, guild_id: str = ""
-) -> None:
-    """The agent to reopen next time on this server (blocking: a settings write).
-
-    ``opened_by_id``: the server lists no agents, so this one is also kept in the list of
-    agents opened by id on it, with ``guild_id`` when the operator gave one. One read and one
-    write, so two can't undo each other.
-    """
-    from app.connect.paths import settings_path
-    from app.connect.settings import SettingsError, load_settings, save_settings
-
-    settings = load_settings(settings_path()).settings
-    opened = settings.opened_agents.get(key, [])
-    new_opened = opened_by_id and agent_id not in opened
-    guilds = settings.agent_guilds.get(key, {})
-    new_guild = opened_by_id and bool(guild_id) and guilds.get(agent_id) != guild_id
-    if settings.last_agent.get(key) == agent_id and not new_opened and not new_guild:
-        return
-    settings.last_agent[key] = agent_id
-    if new_opened:
-        settings.opened_agents[key] = [*opened, agent_id]
-    if new_guild:
-        settings.agent_guilds[key] = {**guilds, agent_id: guild_id}
-    try:
-        save_settings(settings, settings_path())
-    except SettingsError as exc:
-        log.warning("%s", exc.message)
 
 
 def _keep(

@@ -185,7 +185,8 @@ def test_the_client_reads_again_without_an_etag_and_conflicts_without_a_version(
 def test_opening_a_spec_only_server_records_what_it_lacks(
     spec_only: LiveServer, app_home: Path, tmp_path: Path
 ) -> None:
-    from app.connect.connection import look_up_agent, open_connection, remember_last_agent
+    from app.connect.connection import look_up_agent, open_connection
+    from app.connect.remembered import remember_last_agent
     from app.store import LocalStore
 
     store = LocalStore(tmp_path / "store.sqlite3")

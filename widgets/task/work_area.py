@@ -7,7 +7,7 @@ import logging
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from app.connect.connection import remember_side_by_side, side_by_side_remembered
+from app.connect.remembered import remember_side_by_side, side_by_side_remembered
 from app.desk.runner import Runner
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor

@@ -319,7 +319,7 @@ class MainWindow(QMainWindow):
         self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
-            from app.connect.connection import remember_last_agent
+            from app.connect.remembered import remember_last_agent
 
             key = self.connection.server_key
             by_id = not self.connection.features.agent_list

@@ -110,7 +110,7 @@ class StartUp(QObject):
     def open_local(self) -> None:
         """File › Open local workspace, and where a cancelled start lands."""
         if self.embedded is not None:
-            from app.connect.connection import forget_last_server
+            from app.connect.remembered import forget_last_server
 
             request = ConnectRequest(self.embedded.url, self.embedded.token, remember=False)
             self._runner.submit(forget_last_server, on_done=lambda _: None, lane="disk")
