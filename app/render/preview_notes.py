@@ -23,6 +23,7 @@ from typing import Literal, Protocol
 from app.client.errors import InvalidRequest, NotFound, TaskdeskError
 from app.core.expander import Expansion, expand_embeds
 from app.core.models import EmbeddableNote, OrgFile, Reader
+from app.render.note_progress import LookupCounter, Progress
 from app.store import LocalStore, StoreError
 
 log = logging.getLogger(__name__)
@@ -95,34 +96,6 @@ class _Known:
     @property
     def unknown(self) -> bool:
         return self.fetched_at is None
-
-
-Progress = Callable[[int, int], None]
-"""``progress(done, asked)``: note lookups finished, and asked so far, in one preview."""
-
-
-class _Counter:
-    """Counts one preview's note lookups for its progress callback (from several threads)."""
-
-    def __init__(self, report: Progress | None) -> None:
-        self._report = report
-        self._lock = threading.Lock()
-        self.done = 0
-        self.asked = 0
-
-    def add(self, asked: int) -> None:
-        with self._lock:
-            self.asked += asked
-            done, total = self.done, self.asked
-        if self._report is not None:
-            self._report(done, total)
-
-    def one_done(self) -> None:
-        with self._lock:
-            self.done += 1
-            done, total = self.done, self.asked
-        if self._report is not None:
-            self._report(done, total)
 
 
 class PreviewNotes:
@@ -202,7 +175,7 @@ class PreviewNotes:
                 for known in self._known.values():
                     if known.unknown or known.stale:
                         known.checked_at = float("-inf")
-            counter = _Counter(progress)
+            counter = LookupCounter(progress)
             attempted: set[str] = set()
             for _ in range(MAX_ROUNDS):
                 used: dict[str, None] = {}
@@ -281,7 +254,7 @@ class PreviewNotes:
 
     # ------------------------------------------------------------------ fetching
 
-    def _fetch(self, paths: list[str], counter: _Counter | None = None) -> bool:
+    def _fetch(self, paths: list[str], counter: LookupCounter | None = None) -> bool:
         """Ask the server about ``paths``; True when anything learnt changes an answer."""
         workers = min(MAX_PARALLEL_FETCHES, len(paths))
 
