@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import Signal
@@ -26,7 +25,6 @@ from widgets.editor.embeddable_model import with_search_keys
 from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
-from widgets.task.click_to_edit import place_cursor
 from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
@@ -35,6 +33,7 @@ from widgets.task.merge_flow import MergeFlow
 from widgets.task.read_only import ReadOnlyBanner, ReadOnlyTask
 from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
+from widgets.task.task_commands import TaskCommands
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
 from widgets.window.actions import WindowActions
@@ -138,55 +137,13 @@ class TaskTab(QWidget):
         self.scroll_memory = PreviewScrollMemory(self.preview.pane)
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self.insight = InsightFlow(runner, messages, self, getattr(actions, "view_menu", None))
-        self._wire()
+        self.task_commands = TaskCommands(self)
         self._set_enabled(False)
 
     @property
     def last_preview(self) -> PreviewResult | None:
         """The newest preview shown (None until this agent's first one)."""
         return self.live_preview.last_preview
-
-    # ------------------------------------------------------------------ wiring
-
-    def _wire(self) -> None:
-        a = self.commands
-        a.preview.triggered.connect(lambda: self.set_mode_edit(False))
-        a.edit.triggered.connect(lambda: self.set_mode_edit(True))
-        a.save.triggered.connect(lambda: self.save())
-        a.discard.triggered.connect(lambda: self.discard(undoable=True))
-        a.insert_note.triggered.connect(lambda: self.open_picker("note"))
-        a.insert_table.triggered.connect(lambda: self.open_picker("collection"))
-        a.find.triggered.connect(self.work_area.show_find)
-        a.local_history.triggered.connect(self.open_local_history)
-        a.versions.toggled.connect(self.work_area.show_versions)
-        self.versions.compare_requested.connect(self.version_flow.compare)
-        self.versions.restore_requested.connect(self.on_restore_requested)
-        self.versions.take_change_requested.connect(
-            lambda v, n: self.version_flow.take_change(
-                v, n, self.editor.text, self.on_text_restored
-            )
-        )
-        self.conflict_banner.merge_button.clicked.connect(self.merge_flow.merge)
-        self.conflict_banner.compare_button.clicked.connect(self.on_compare_conflict)
-        self.conflict_banner.keep_mine_button.clicked.connect(self.on_keep_mine)
-        self.conflict_banner.use_theirs_button.clicked.connect(self.on_use_theirs)
-        self.conflict_flow.keep_mine_requested.connect(self.on_keep_mine)
-        self.conflict_flow.use_theirs_requested.connect(self.on_use_theirs)
-        self.conflict_flow.merge_requested.connect(self.merge_flow.merge)
-        self.editor.textChanged.connect(self.on_text_changed)
-        self.editor.find_requested.connect(self.work_area.show_find)
-        self.editor.replace_requested.connect(self.work_area.find_bar.show_replace)
-        self.preview.edit_requested.connect(lambda: self.set_mode_edit(True))
-        self.preview.pane.edit_requested_at.connect(partial(place_cursor, self.editor))
-        self.preview.link_blocked.connect(self.messages.info)
-        self.preview.external_link_requested.connect(self.links.on_external_link)
-        self.preview.embed_clicked.connect(self.links.on_embed_clicked)
-        self.unreachable_banner.embed_activated.connect(self.links.on_embed_clicked)
-        self.live_preview.features_changed.connect(self.features_changed)
-        self.live_preview.previewed.connect(self._show_broken)
-        self.offline_banner.retry_button.clicked.connect(self._retry)
-        self.draft_banner.recover_button.clicked.connect(self._recover_draft)
-        self.draft_banner.discard_button.clicked.connect(self._dismiss_draft)
 
     def set_connection(self, connection: Connection) -> None:
         """A new server: a fresh session on its client and store."""
@@ -377,41 +334,6 @@ class TaskTab(QWidget):
         """File › Local history: this agent's replaced texts, read off the GUI thread."""
         if self.connection is not None and self.agent is not None:
             self.insert_dialogs.open_local_history(self.connection, self.agent)
-
-    def on_restore_requested(self, version: int) -> None:
-        """Restore asks first: unsaved edits (Save/Discard/Cancel), then what changes."""
-        self.leave_requested.emit(f"restore v{version}", lambda: self._confirm_restore(version))
-
-    def _confirm_restore(self, version: int) -> None:
-        live = self.state.live
-        if self.session is not None and live is not None:
-            self.version_flow.confirm_restore(version, live, self.session.restore)
-
-    def on_compare_conflict(self) -> None:
-        if self.state.conflict is not None:
-            self.conflict_flow.compare(self.state.conflict, self.editor.text())
-
-    def on_keep_mine(self) -> None:
-        if self.session is not None:
-            self.conflict_flow.keep_mine(self.state, self.editor.text(), self.session.keep_mine)
-
-    def on_use_theirs(self) -> None:
-        conflict = self.state.conflict
-        if self.session is not None and conflict is not None:
-            self.conflict_flow.confirm_use_theirs(conflict, self.session.use_theirs)
-
-    def _retry(self) -> None:
-        if self.session is not None:
-            self.session.retry_now()
-
-    def _recover_draft(self) -> None:
-        if self.session is not None:
-            self.session.recover_draft()
-            self.set_mode_edit(True)
-
-    def _dismiss_draft(self) -> None:
-        if self.session is not None:
-            self.session.dismiss_draft()
 
     # ------------------------------------------------------------------ helpers
 

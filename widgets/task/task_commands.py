@@ -1,0 +1,93 @@
+"""The Prompt tab's commands and banner buttons, wired to what each asks of its session."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from widgets.task.click_to_edit import place_cursor
+
+if TYPE_CHECKING:
+    from widgets.task.task_tab import TaskTab
+
+
+class TaskCommands:
+    """Connects the window's commands, the banners' buttons and the version list to the
+    tab; restore, keep mine, use theirs, retry and draft recovery go to its session."""
+
+    def __init__(self, tab: TaskTab) -> None:
+        self.tab = tab
+        t = tab  # every line below wires one of the tab's parts
+        a = t.commands
+        a.preview.triggered.connect(lambda: t.set_mode_edit(False))
+        a.edit.triggered.connect(lambda: t.set_mode_edit(True))
+        a.save.triggered.connect(lambda: t.save())
+        a.discard.triggered.connect(lambda: t.discard(undoable=True))
+        a.insert_note.triggered.connect(lambda: t.open_picker("note"))
+        a.insert_table.triggered.connect(lambda: t.open_picker("collection"))
+        a.find.triggered.connect(t.work_area.show_find)
+        a.local_history.triggered.connect(t.open_local_history)
+        a.versions.toggled.connect(t.work_area.show_versions)
+        t.versions.compare_requested.connect(t.version_flow.compare)
+        t.versions.restore_requested.connect(self.on_restore_requested)
+        t.versions.take_change_requested.connect(
+            lambda v, n: t.version_flow.take_change(v, n, t.editor.text, t.on_text_restored)
+        )
+        t.conflict_banner.merge_button.clicked.connect(t.merge_flow.merge)
+        t.conflict_banner.compare_button.clicked.connect(self.on_compare_conflict)
+        t.conflict_banner.keep_mine_button.clicked.connect(self.on_keep_mine)
+        t.conflict_banner.use_theirs_button.clicked.connect(self.on_use_theirs)
+        t.conflict_flow.keep_mine_requested.connect(self.on_keep_mine)
+        t.conflict_flow.use_theirs_requested.connect(self.on_use_theirs)
+        t.conflict_flow.merge_requested.connect(t.merge_flow.merge)
+        t.editor.textChanged.connect(t.on_text_changed)
+        t.editor.find_requested.connect(t.work_area.show_find)
+        t.editor.replace_requested.connect(t.work_area.find_bar.show_replace)
+        t.preview.edit_requested.connect(lambda: t.set_mode_edit(True))
+        t.preview.pane.edit_requested_at.connect(partial(place_cursor, t.editor))
+        t.preview.link_blocked.connect(t.messages.info)
+        t.preview.external_link_requested.connect(t.links.on_external_link)
+        t.preview.embed_clicked.connect(t.links.on_embed_clicked)
+        t.unreachable_banner.embed_activated.connect(t.links.on_embed_clicked)
+        t.live_preview.features_changed.connect(t.features_changed)
+        t.live_preview.previewed.connect(t._show_broken)
+        t.offline_banner.retry_button.clicked.connect(self._retry)
+        t.draft_banner.recover_button.clicked.connect(self._recover_draft)
+        t.draft_banner.discard_button.clicked.connect(self._dismiss_draft)
+
+    def on_restore_requested(self, version: int) -> None:
+        """Restore asks first: unsaved edits (Save/Discard/Cancel), then what changes."""
+        self.tab.leave_requested.emit(f"restore v{version}", lambda: self._confirm_restore(version))
+
+    def _confirm_restore(self, version: int) -> None:
+        live = self.tab.state.live
+        if self.tab.session is not None and live is not None:
+            self.tab.version_flow.confirm_restore(version, live, self.tab.session.restore)
+
+    def on_compare_conflict(self) -> None:
+        if self.tab.state.conflict is not None:
+            self.tab.conflict_flow.compare(self.tab.state.conflict, self.tab.editor.text())
+
+    def on_keep_mine(self) -> None:
+        if self.tab.session is not None:
+            self.tab.conflict_flow.keep_mine(
+                self.tab.state, self.tab.editor.text(), self.tab.session.keep_mine
+            )
+
+    def on_use_theirs(self) -> None:
+        conflict = self.tab.state.conflict
+        if self.tab.session is not None and conflict is not None:
+            self.tab.conflict_flow.confirm_use_theirs(conflict, self.tab.session.use_theirs)
+
+    def _retry(self) -> None:
+        if self.tab.session is not None:
+            self.tab.session.retry_now()
+
+    def _recover_draft(self) -> None:
+        if self.tab.session is not None:
+            self.tab.session.recover_draft()
+            self.tab.set_mode_edit(True)
+
+    def _dismiss_draft(self) -> None:
+        if self.tab.session is not None:
+            self.tab.session.dismiss_draft()
