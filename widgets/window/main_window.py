@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
@@ -25,6 +25,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
+from widgets.window.server_notices import ServerFeaturesLabel, announce_connection
 from widgets.window.sidebar import Sidebar
 from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
@@ -82,10 +83,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(toolbar)
         self.messages = Messages(self, self.statusBar())
         self.runner.failed.connect(self.messages.show)  # work with no failure handler of its own
-        # What the server lacks beyond the spec, always in view while connected to it.
-        self.features_label = QLabel()
-        self.features_label.setObjectName("serverFeatures")
-        self.features_label.hide()
+        self.features_label = ServerFeaturesLabel()
         self.statusBar().addPermanentWidget(self.features_label)
         self.status_line = StatusLine(self.statusBar())
 
@@ -212,19 +210,7 @@ class MainWindow(QMainWindow):
             if lists_agents
             else "This server doesn't list its agents. Use “Open agent by id…” to open one."
         )
-        where = "the local workspace" if connection.local else connection.url
-        if connection.offline_as_of is not None:
-            self.messages.warning(
-                f"Can't reach {where}: showing what was last seen there. Edits you make are "
-                "kept and saved when the server is back."
-            )
-        elif connection.features.me:
-            self.messages.info(f"Signed in to {where} as {me.name}.")
-        else:
-            self.messages.info(
-                f"Signed in to {where} as an operator (assumed: the server doesn't say who "
-                "you are)."
-            )
+        announce_connection(self.messages, connection)
         self.show_server_features()
         self.status_line.show_connection(
             connection.url,
@@ -250,11 +236,7 @@ class MainWindow(QMainWindow):
     def show_server_features(self) -> None:
         """The status line naming what this server lacks (hidden when it lacks nothing)."""
         features = self.connection.features if self.connection is not None else None
-        line = features.status_line() if features is not None else ""
-        self.features_label.setText(line)
-        self.features_label.setToolTip(features.details() if features is not None else "")
-        self.features_label.setAccessibleName(line)
-        self.features_label.setVisible(bool(line))
+        self.features_label.show_features(features)
 
     def _on_embed_status_failed(self, exc: BaseException) -> None:
         log.info("embed status unavailable: %s", exc)
