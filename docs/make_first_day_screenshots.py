@@ -1,8 +1,11 @@
-"""Write PNGs of what a first-day operator meets to docs/: the first start, the picker marking
-notes the agent can't read, a collection's preview and a member's read-only Task.
+"""Write PNGs of what a first-day operator meets to docs/: the first start, Edit and Preview
+side by side with the connection in the status bar, the picker marking notes the agent can't
+read, a collection's preview and a member's read-only Task; each in the light and the dark
+look (``-dark`` in the file name).
 
 Run from the project root: `.venv/bin/python docs/make_first_day_screenshots.py` (offscreen
-by default; set QT_QPA_PLATFORM=xcb with a DISPLAY to watch it on screen).
+by default; set QT_QPA_PLATFORM=xcb with a DISPLAY to watch it on screen). Each look runs in
+a process of its own: the look is chosen when the application starts.
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ INCIDENTS = "org/o_acme/guilds/guild_ops/incidents"  # a table Weekly Reporter e
 
 
 def main() -> int:
+    if len(sys.argv) == 1:  # both looks, one process each
+        import subprocess
+
+        for scheme in ("light", "dark"):
+            subprocess.run([sys.executable, __file__, scheme], check=True)
+        return 0
+    scheme = sys.argv[1]
+    suffix = "-dark" if scheme == "dark" else ""
+    os.environ["TASKDESK_COLOUR_SCHEME"] = scheme
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     home = Path(tempfile.mkdtemp(prefix="taskdesk-shots-"))
     os.environ["TASKDESK_HOME"] = str(home)  # a fresh local workspace, settings and store
@@ -62,7 +74,7 @@ def main() -> int:
                 QPoint((shot.width() - top.width()) // 2, (shot.height() - top.height()) // 3), top
             )
             painter.end()
-        path = DOCS / name
+        path = DOCS / name.replace(".png", f"{suffix}.png")
         shot.save(str(path))
         print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
 
@@ -74,6 +86,12 @@ def main() -> int:
     wait_until("the first Task", lambda: tab.agent is not None and not tab.state.loading)
     wait_until("the preview", lambda: tab.last_preview is not None)
     save(window, "screenshot-first-start.png")
+
+    # Edit and Preview side by side; the status bar names the server and who is signed in.
+    window.actions_.side_by_side.trigger()
+    wait_until("side by side", lambda: tab.editor.isVisible() and tab.preview.isVisible())
+    save(window, "screenshot-side-by-side.png")
+    window.actions_.preview.trigger()
 
     def open_agent(agent_id: str) -> None:
         window.on_agent_chosen(agent_id)
