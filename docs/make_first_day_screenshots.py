@@ -1,70 +1,40 @@
-"""Write PNGs of what a first-day operator meets to docs/: the first start, the picker marking
-notes the agent can't read, a collection's preview and a member's read-only Task.
+"""Write PNGs of what a first-day operator meets to docs/: the first start, Edit and Preview
+side by side with the connection in the status bar, the picker marking notes the agent can't
+read, a collection's preview and a member's read-only Task; each in the light and the dark
+look (``-dark`` in the file name).
 
 Run from the project root: `.venv/bin/python docs/make_first_day_screenshots.py` (offscreen
-by default; set QT_QPA_PLATFORM=xcb with a DISPLAY to watch it on screen).
+by default; set QT_QPA_PLATFORM=xcb with a DISPLAY to watch it on screen). Each look runs in
+a process of its own: the look is chosen when the application starts.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
-from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
+from shot_kit import Shots, fresh_home
+
 SIZE = (1280, 800)
 INCIDENTS = "org/o_acme/guilds/guild_ops/incidents"  # a table Weekly Reporter embeds
 
 
 def main() -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    home = Path(tempfile.mkdtemp(prefix="taskdesk-shots-"))
-    os.environ["TASKDESK_HOME"] = str(home)  # a fresh local workspace, settings and store
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
-    os.environ.pop("TASKDESK_TOKEN", None)
-    sys.path.insert(0, str(ROOT))
+    if len(sys.argv) == 1:  # both looks, one process each
+        import subprocess
 
-    from PySide6.QtCore import QDeadlineTimer, QPoint
-    from PySide6.QtGui import QColor, QPainter
-    from PySide6.QtWidgets import QApplication, QWidget
-
+        for scheme in ("light", "dark"):
+            subprocess.run([sys.executable, __file__, scheme], check=True)
+        return 0
+    scheme = sys.argv[1]
+    suffix = "-dark" if scheme == "dark" else ""
+    os.environ["TASKDESK_COLOUR_SCHEME"] = scheme
+    home = fresh_home("taskdesk-shots-")
     from widgets.dialogs.connect import ConnectRequest
-    from widgets.launcher import prepare_application
     from widgets.window.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    prepare_application(app)
-
-    def wait_until(what: str, done: Callable[[], bool], timeout_ms: int = 15_000) -> None:
-        deadline = QDeadlineTimer(timeout_ms)
-        while not done():
-            if deadline.hasExpired():
-                raise SystemExit(f"make_first_day_screenshots: timed out waiting for {what}")
-            app.processEvents()
-
-    def settle() -> None:
-        for _ in range(20):
-            app.processEvents()
-
-    def save(widget: QWidget, name: str, overlay: QWidget | None = None) -> None:
-        settle()
-        shot = widget.grab()
-        if overlay is not None:
-            # A dialog is its own window: draw it where it would sit over the main window.
-            top = overlay.grab()
-            painter = QPainter(shot)
-            painter.fillRect(shot.rect(), QColor(0, 0, 0, 60))
-            painter.drawPixmap(
-                QPoint((shot.width() - top.width()) // 2, (shot.height() - top.height()) // 3), top
-            )
-            painter.end()
-        path = DOCS / name
-        shot.save(str(path))
-        print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
+    shots = Shots("make_first_day_screenshots", suffix=suffix)
+    wait_until, save = shots.wait_until, shots.save
 
     window = MainWindow(data_dir=home / "data")
     window.resize(*SIZE)
@@ -74,6 +44,12 @@ def main() -> int:
     wait_until("the first Task", lambda: tab.agent is not None and not tab.state.loading)
     wait_until("the preview", lambda: tab.last_preview is not None)
     save(window, "screenshot-first-start.png")
+
+    # Edit and Preview side by side; the status bar names the server and who is signed in.
+    window.actions_.side_by_side.trigger()
+    wait_until("side by side", lambda: tab.editor.isVisible() and tab.preview.isVisible())
+    save(window, "screenshot-side-by-side.png")
+    window.actions_.preview.trigger()
 
     def open_agent(agent_id: str) -> None:
         window.on_agent_chosen(agent_id)

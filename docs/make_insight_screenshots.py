@@ -10,72 +10,25 @@ breakdown, and a shape check. Run from the project root:
 
 from __future__ import annotations
 
-import os
-import sys
-import tempfile
-from collections.abc import Callable
-from pathlib import Path
+from shot_kit import Shots, fresh_home
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
 SIZE = (1400, 860)
 ORG = "org/o_acme"
 EXTRA_EMBEDS = f"\n![[{ORG}/agents/a_reporter/memory.md]]\n![[guild/competitor-template.md]]\n"
 
 
 def main() -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    home = Path(tempfile.mkdtemp(prefix="taskdesk-insight-shots-"))
-    os.environ["TASKDESK_HOME"] = str(home)
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
-    os.environ.pop("TASKDESK_TOKEN", None)
-    sys.path.insert(0, str(ROOT))
-
-    from PySide6.QtCore import QDeadlineTimer, QPoint
-    from PySide6.QtGui import QColor, QPainter
-    from PySide6.QtWidgets import QApplication, QWidget
-
+    home = fresh_home("taskdesk-insight-shots-")
     from app.client import TaskdeskClient
     from app.core.models import OrgFile
     from app.core.resource_files import resource
     from app.server import start_server
     from app.server.database import FileEmbeddedError, ServerDatabase
     from widgets.dialogs.connect import ConnectRequest
-    from widgets.launcher import prepare_application
     from widgets.window.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    prepare_application(app)
-
-    def wait_until(what: str, done: Callable[[], object], timeout_ms: int = 20_000) -> None:
-        deadline = QDeadlineTimer(timeout_ms)
-        while not done():
-            if deadline.hasExpired():
-                raise SystemExit(f"make_insight_screenshots: timed out waiting for {what}")
-            app.processEvents()
-
-    def save(
-        widget: QWidget, name: str, overlay: QWidget | None = None, left: int | None = None
-    ) -> None:
-        for _ in range(30):
-            app.processEvents()
-        shot = widget.grab()
-        if overlay is not None:
-            top = overlay.grab()
-            painter = QPainter(shot)
-            painter.fillRect(shot.rect(), QColor(0, 0, 0, 60))
-            painter.drawPixmap(
-                QPoint(
-                    (shot.width() - top.width()) // 2 if left is None else left,
-                    (shot.height() - top.height()) // 3,
-                ),
-                top,
-            )
-            painter.end()
-        path = DOCS / name
-        shot.save(str(path))
-        print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
+    shots = Shots("make_insight_screenshots")
+    wait_until, save = shots.wait_until, shots.save
 
     db_path = home / "server.sqlite3"
     server = start_server(resource("demo_workspace.json"), db_path)

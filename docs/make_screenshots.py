@@ -6,14 +6,11 @@ default; with names, only those files are written).
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
+from shot_kit import Shots, fresh_home
+
 SIZE = (1280, 800)
 
 # Markdown as operators write it elsewhere: a list right after a line of text, a list nested
@@ -41,54 +38,13 @@ Runbook: https://example.com/runbook
 
 
 def main() -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    home = Path(tempfile.mkdtemp(prefix="taskdesk-shots-"))
-    os.environ["TASKDESK_HOME"] = str(home)  # a fresh local workspace, settings and store
-    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
-    os.environ.pop("TASKDESK_TOKEN", None)
-    sys.path.insert(0, str(ROOT))
+    home = fresh_home("taskdesk-shots-")
+    from PySide6.QtGui import QTextCursor
 
-    from PySide6.QtCore import QDeadlineTimer, QPoint
-    from PySide6.QtGui import QColor, QPainter, QTextCursor
-    from PySide6.QtWidgets import QApplication, QWidget
-
-    from widgets.launcher import prepare_application
     from widgets.window.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    prepare_application(app)
-
-    def wait_until(what: str, done: Callable[[], bool], timeout_ms: int = 15_000) -> None:
-        deadline = QDeadlineTimer(timeout_ms)
-        while not done():
-            if deadline.hasExpired():
-                raise SystemExit(f"make_screenshots: timed out waiting for {what}")
-            app.processEvents()
-
-    def settle() -> None:
-        for _ in range(20):
-            app.processEvents()
-
-    wanted = set(sys.argv[1:])
-
-    def save(widget: QWidget, name: str, overlay: QWidget | None = None) -> None:
-        if wanted and name not in wanted:
-            return
-        settle()
-        shot = widget.grab()
-        if overlay is not None:
-            # A dialog is its own window: draw it where it would sit over the main window.
-            top = overlay.grab()
-            painter = QPainter(shot)
-            painter.fillRect(shot.rect(), QColor(0, 0, 0, 60))
-            painter.drawPixmap(
-                QPoint((shot.width() - top.width()) // 2, (shot.height() - top.height()) // 3), top
-            )
-            painter.end()
-        path = DOCS / name
-        shot.save(str(path))
-        print(f"wrote {path.relative_to(ROOT)} ({shot.width()}x{shot.height()})")
+    shots = Shots("make_screenshots", wanted=sys.argv[1:])
+    wait_until, save = shots.wait_until, shots.save
 
     window = MainWindow(data_dir=home / "data")
     window.resize(*SIZE)

@@ -101,3 +101,18 @@ def saved(window: MainWindow) -> bool:
 def said(window: MainWindow, severity: Severity | None = None) -> list[str]:
     """Every message the window has shown (of ``severity``), oldest first."""
     return [t for t, s in window.messages.history if severity is None or s is severity]
+
+
+def reopen_with_a_draft(qtbot, make_window: WindowFactory, url: str, token: str) -> MainWindow:
+    """Type in a window and close it without saving or asking (the draft stays), then sign in
+    again in a new window and wait until it offers the draft back."""
+    first = make_window()
+    sign_in(qtbot, first, url, token)
+    type_at_end(qtbot, first, "Unsaved rule.")
+    first._closing_confirmed = True
+    first.close()
+    first.shutdown()
+    second = make_window()
+    sign_in(qtbot, second, url, token)
+    qtbot.waitUntil(second.task_tab.draft_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    return second

@@ -4,7 +4,6 @@ leaves no stale lock behind."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from app.connect.single_instance import (
     instance_folder,
     request_raise,
 )
+from tests.app_process import app_env
 from widgets.window.raise_requests import RaiseOnRequest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,12 +29,7 @@ WAIT_S = 60.0  # a bound that ends a hung test, not a speed check
 
 
 def launcher(home: Path, *args: str) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TASKDESK_")}
-    env.update(
-        TASKDESK_HOME=str(home),
-        QT_QPA_PLATFORM="offscreen",
-        PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
-    )
+    env = app_env(home)
     return subprocess.Popen(
         [sys.executable, "-m", "widgets.launcher", *args],
         cwd=ROOT,

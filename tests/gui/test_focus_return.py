@@ -10,7 +10,13 @@ from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
-from tests.window_steps import LOAD_TIMEOUT_MS, open_agent, saved, sign_in, type_at_end
+from tests.window_steps import (
+    LOAD_TIMEOUT_MS,
+    open_agent,
+    reopen_with_a_draft,
+    saved,
+    type_at_end,
+)
 from widgets.window.main_window import MainWindow
 
 
@@ -87,16 +93,8 @@ def test_draft_recover_and_discard_return_focus(
     qtbot, make_window, live_server: LiveServer
 ) -> None:
     for choice in ("recover_button", "discard_button"):
-        first: MainWindow = make_window()
-        sign_in(qtbot, first, live_server.url, live_server.token("ann"))
-        type_at_end(qtbot, first, "Unsaved rule.")
-        first._closing_confirmed = True
-        first.close()
-        first.shutdown()
-        second: MainWindow = make_window()
-        sign_in(qtbot, second, live_server.url, live_server.token("ann"))
+        second = reopen_with_a_draft(qtbot, make_window, live_server.url, live_server.token("ann"))
         tab = second.task_tab
-        qtbot.waitUntil(tab.draft_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
         _active(qtbot, second)
         _press(qtbot, getattr(tab.draft_banner, choice))
         qtbot.waitUntil(lambda t=tab: not t.draft_banner.isVisible(), timeout=LOAD_TIMEOUT_MS)

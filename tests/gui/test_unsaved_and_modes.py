@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QToolBar
 
 from app.core.resource_files import read_text
 from tests.live_server import LiveServer
-from tests.window_steps import LOAD_TIMEOUT_MS, saved, sign_in, type_at_end
+from tests.window_steps import LOAD_TIMEOUT_MS, reopen_with_a_draft, saved, type_at_end
 from widgets.window.main_window import MainWindow
 
 
@@ -80,17 +80,8 @@ def test_mode_buttons_show_the_visible_mode_at_start_and_after_switching(
 def test_mode_buttons_show_edit_after_draft_recovery(
     qtbot, make_window, live_server: LiveServer
 ) -> None:
-    first: MainWindow = make_window()
-    sign_in(qtbot, first, live_server.url, live_server.token("ann"))
-    type_at_end(qtbot, first, "Unsaved rule.")
-    first._closing_confirmed = True
-    first.close()
-    first.shutdown()
-
-    second: MainWindow = make_window()
-    sign_in(qtbot, second, live_server.url, live_server.token("ann"))
+    second = reopen_with_a_draft(qtbot, make_window, live_server.url, live_server.token("ann"))
     tab = second.task_tab
-    qtbot.waitUntil(lambda: tab.draft_banner.isVisible(), timeout=LOAD_TIMEOUT_MS)
     assert_modes_tell_the_truth(second)
     tab.draft_banner.recover_button.click()
     assert second.actions_.edit.isChecked()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from pytestqt.qtbot import QtBot
 
+from tests.app_process import app_env
 from widgets.smoke_check import is_blank, visible_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,12 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _taskdesk(
     args: list[str], home: Path, timeout: float = 150
 ) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TASKDESK_")}
-    env.update(
-        TASKDESK_HOME=str(home),
-        QT_QPA_PLATFORM="offscreen",
-        PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",
-    )
+    env = app_env(home)
     return subprocess.run(
         [sys.executable, "-m", "widgets.launcher", *args],
         cwd=ROOT,
