@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.core.expander import EMBED_RE, Expansion, expand_embeds
-from app.core.models import AccessEntry, Kind, OrgFile, Reader
+from app.core.models import AccessEntry, OrgFile, Reader
+from tests.org_strategies import org_files_at
 
 # Modest runs keep the suite fast; no deadline or too-slow check, since a busy CI machine
 # would turn them into failures that say nothing about the expander.
@@ -64,39 +65,12 @@ TOKENS = [
     *(f"![[ \t{p} ]]" for p in DISPLAY_PATHS[:3]),
 ]
 
-KINDS: list[Kind] = ["note", "note", "note", "collection", "file"]  # notes most often
 soup = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=4)), max_size=25).map("".join)
-access_entry = st.builds(
-    AccessEntry,
-    st.sampled_from(
-        [
-            "org",
-            "agent:a_scout",
-            "agent:a_other",
-            "guild:guild_ops",
-            "guild:guild_research",
-            "user:a_scout",
-        ]
-    ),
-    st.sampled_from(["read", "write", "comment"]),
-)
 
 
-@st.composite
-def org_files(draw: st.DrawFn) -> dict[str, OrgFile]:
+def org_files() -> st.SearchStrategy[dict[str, OrgFile]]:
     """A random workspace: some display paths hold notes, collections or other files."""
-    files: dict[str, OrgFile] = {}
-    for path in draw(st.lists(st.sampled_from(DISPLAY_PATHS), unique=True)):
-        kind = draw(st.sampled_from(KINDS))
-        files[path] = OrgFile(
-            path,
-            kind,
-            title=draw(st.sampled_from(["", "Title", "R&D <t>"])),
-            text=draw(soup) if kind == "note" else None,
-            version=draw(st.integers(1, 9)),
-            access=tuple(draw(st.lists(access_entry, max_size=3))),
-        )
-    return files
+    return org_files_at(DISPLAY_PATHS, soup)
 
 
 # ---------------------------------------------------------------- a second reading of the rules

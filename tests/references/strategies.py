@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from app.core.marker_reasons import EarlierFile
-from app.core.models import AccessEntry, Kind, OrgFile, Reader
+from app.core.models import OrgFile, Reader
+from tests.org_strategies import org_files_at
 
 # No deadline or too-slow check: a busy machine would turn them into failures that say
 # nothing about the code.
@@ -72,40 +73,12 @@ TOKENS = [
     "org/o_acme/a.md.",
     "https://example.com/org/o_acme/a.md",
 ]
-KINDS: list[Kind] = ["note", "note", "note", "collection", "file"]  # notes most often
-
 soup = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=4)), max_size=25).map("".join)
-access_entry = st.builds(
-    AccessEntry,
-    st.sampled_from(
-        [
-            "org",
-            "agent:a_scout",
-            "agent:a_other",
-            "guild:guild_ops",
-            "guild:guild_research",
-            "user:a_scout",
-        ]
-    ),
-    st.sampled_from(["read", "write", "comment"]),
-)
 
 
-@st.composite
-def org_files(draw: st.DrawFn) -> dict[str, OrgFile]:
+def org_files() -> st.SearchStrategy[dict[str, OrgFile]]:
     """Some display paths hold notes, collections or other files; some hold nothing."""
-    files: dict[str, OrgFile] = {}
-    for path in draw(st.lists(st.sampled_from(DISPLAY_PATHS), unique=True)):
-        kind = draw(st.sampled_from(KINDS))
-        files[path] = OrgFile(
-            path,
-            kind,
-            title=draw(st.sampled_from(["", "Title", "R&D <t>"])),
-            text=draw(soup) if kind == "note" else None,
-            version=draw(st.integers(1, 9)),
-            access=tuple(draw(st.lists(access_entry, max_size=3))),
-        )
-    return files
+    return org_files_at(DISPLAY_PATHS, soup)
 
 
 histories = st.lists(
