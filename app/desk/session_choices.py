@@ -70,17 +70,7 @@ def merged(m: SessionModel, ed: EditorView, theirs_version: int, text: str) -> S
     theirs = m.conflict
     if theirs is None or theirs.version != theirs_version or m.agent_id is None:
         return s
-    s.do(
-        KeepInHistory(
-            gen=m.gen,
-            agent_id=m.agent_id,
-            text=ed.text(),
-            reason=HistoryReason.MERGED,
-            base_version=m.base_version,
-            agent_name=m.agent_name,
-            action="keep your text in local history",
-        )
-    )
+    s.do(_editor_to_history(m, m.agent_id, ed, HistoryReason.MERGED, "keep your text"))
     s.model = replace(
         m,
         phase=IDLE,
@@ -111,17 +101,7 @@ def unmerged(
     s = Step(m)
     if m.agent_id is None or m.phase is not IDLE or m.base_version != theirs.version:
         return s  # saved, saving or replaced meanwhile: the merge is no longer there to leave
-    s.do(
-        KeepInHistory(
-            gen=m.gen,
-            agent_id=m.agent_id,
-            text=ed.text(),
-            reason=HistoryReason.DISCARDED,
-            base_version=m.base_version,
-            agent_name=m.agent_name,
-            action="keep the merged text in local history",
-        )
-    )
+    s.do(_editor_to_history(m, m.agent_id, ed, HistoryReason.DISCARDED, "keep the merged text"))
     s.model = replace(
         m,
         phase=CONFLICT,
@@ -157,6 +137,28 @@ def discard(m: SessionModel, ed: EditorView) -> Step:
     return s
 
 
+def _editor_to_history(
+    m: SessionModel,
+    agent_id: str,
+    ed: EditorView,
+    reason: HistoryReason,
+    action: str,
+    then: Replacement | None = None,
+) -> KeepInHistory:
+    """The effect that keeps the editor's text in local history (``action`` says what, for a
+    failure message: "… in local history" is added)."""
+    return KeepInHistory(
+        gen=m.gen,
+        agent_id=agent_id,
+        text=ed.text(),
+        reason=reason,
+        base_version=m.base_version,
+        agent_name=m.agent_name,
+        action=f"{action} in local history",
+        replacement=then,
+    )
+
+
 def _keep_then_show(s: Step, ed: EditorView, reason: HistoryReason, then: Replacement) -> None:
     """Moves the editor text (and its draft) to local history; ``kept_in_history`` follows.
 
@@ -166,18 +168,7 @@ def _keep_then_show(s: Step, ed: EditorView, reason: HistoryReason, then: Replac
     m = s.model
     if m.agent_id is None:
         return
-    s.do(
-        KeepInHistory(
-            gen=m.gen,
-            agent_id=m.agent_id,
-            text=ed.text(),
-            reason=reason,
-            base_version=m.base_version,
-            agent_name=m.agent_name,
-            action="keep your text in local history",
-            replacement=then,
-        )
-    )
+    s.do(_editor_to_history(m, m.agent_id, ed, reason, "keep your text", then))
 
 
 def kept_in_history(m: SessionModel, ed: EditorView, kept: KeepInHistory) -> Step:
