@@ -16,132 +16,28 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.core.expander import EMBED_RE, embed_path
 from app.core.limits import MAX_REVISIONS
-from app.core.models import AccessEntry, Kind, OrgFile, PersonType, sha256_hex
+from app.core.models import AccessEntry, Kind, OrgFile, sha256_hex
 from app.server.callers import Caller
+from app.server.db_records import (
+    AgentRecord,
+    DatabaseError,
+    FileEmbeddedError,
+    RevisionRecord,
+    TaskRecord,
+    VersionConflictError,
+    access_list,
+    embedded_paths,
+    file_kind,
+    org_file,
+    person_type,
+    utc_now,
+)
+from app.server.db_schema import SCHEMA
 from app.server.run_records import create_runs_table
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS guilds (id TEXT PRIMARY KEY, name TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS people (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, token TEXT NOT NULL UNIQUE
-);
-CREATE TABLE IF NOT EXISTS agents (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    guild_id TEXT NOT NULL REFERENCES guilds(id),
-    token TEXT UNIQUE,
-    task TEXT NOT NULL,
-    task_version INTEGER NOT NULL,
-    task_hash TEXT NOT NULL,
-    task_updated_at TEXT NOT NULL,
-    task_updated_by_type TEXT NOT NULL,
-    task_updated_by_id TEXT NOT NULL,
-    task_updated_by_name TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS agents_by_guild ON agents (guild_id, id);
-CREATE TABLE IF NOT EXISTS task_revisions (
-    agent_id TEXT NOT NULL REFERENCES agents(id),
-    version INTEGER NOT NULL,
-    content_text TEXT NOT NULL,
-    replaced_at TEXT NOT NULL,
-    replaced_by_type TEXT NOT NULL,
-    replaced_by_id TEXT NOT NULL,
-    replaced_by_name TEXT NOT NULL,
-    PRIMARY KEY (agent_id, version)
-);
-CREATE TABLE IF NOT EXISTS files (
-    display_path TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    title TEXT NOT NULL,
-    text TEXT,
-    version INTEGER NOT NULL,
-    access TEXT NOT NULL,
-    deleted_at TEXT
-);
-CREATE TABLE IF NOT EXISTS file_changes (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    display_path TEXT NOT NULL,
-    action TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    content_hash TEXT NOT NULL,
-    bytes INTEGER NOT NULL,
-    changed_at TEXT NOT NULL,
-    changed_by_type TEXT NOT NULL,
-    changed_by_id TEXT NOT NULL,
-    changed_by_name TEXT NOT NULL
-);
-"""
-
-
-def utc_now() -> str:
-    """Now as ISO 8601 UTC with milliseconds, the form every stored time takes."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-class DatabaseError(RuntimeError):
-    """The database file cannot be opened or is not a Taskdesk server database."""
-
-
-class VersionConflictError(Exception):
-    """A save named a version that is no longer the live one."""
-
-    def __init__(self, live_version: int) -> None:
-        super().__init__(f"version conflict (live version {live_version})")
-        self.live_version = live_version
-
-
-class FileEmbeddedError(Exception):
-    """A delete refused because live Tasks embed the file directly."""
-
-    def __init__(self, agent_ids: list[str]) -> None:
-        super().__init__(", ".join(agent_ids))
-        self.agent_ids = agent_ids
-
-
-@dataclass(frozen=True, slots=True)
-class RevisionRecord:
-    version: int
-    content: str
-    replaced_at: str
-    replaced_by_type: str
-    replaced_by_id: str
-    replaced_by_name: str
-
-
-@dataclass(frozen=True, slots=True)
-class TaskRecord:
-    """The live Task of an agent as stored, with its earlier versions newest first."""
-
-    agent_id: str
-    content: str
-    version: int
-    hash: str
-    updated_at: str
-    updated_by_type: str
-    updated_by_id: str
-    updated_by_name: str
-    revisions: tuple[RevisionRecord, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class AgentRecord:
-    id: str
-    name: str
-    guild_id: str
-    task_version: int
-
-
-def embedded_paths(task_text: str) -> set[str]:
-    """The paths a Task embeds directly (its own ``![[…]]``; notes are not read)."""
-    return {embed_path(m.group(1)) for m in EMBED_RE.finditer(task_text)}
 
 
 class Transaction:
@@ -170,7 +66,7 @@ class Transaction:
             "SELECT id, name, type FROM people WHERE token = ?", (token,)
         ).fetchone()
         if row is not None:
-            return Caller(row[0], row[1], _person_type(row[2]))
+            return Caller(row[0], row[1], person_type(row[2]))
         row = self.conn.execute(
             "SELECT id, name, guild_id FROM agents WHERE token = ?", (token,)
         ).fetchone()
@@ -182,7 +78,7 @@ class Transaction:
         row = self.conn.execute(
             "SELECT id, name, type FROM people WHERE id = ?", (person_id,)
         ).fetchone()
-        return Caller(row[0], row[1], _person_type(row[2])) if row else None
+        return Caller(row[0], row[1], person_type(row[2])) if row else None
 
     def first_operator(self) -> Caller | None:
         row = self.conn.execute(
@@ -366,14 +262,14 @@ class Transaction:
             " WHERE display_path = ? AND deleted_at IS NULL",
             (display_path,),
         ).fetchone()
-        return _org_file(row) if row else None
+        return org_file(row) if row else None
 
     def files(self) -> list[OrgFile]:
         rows = self.conn.execute(
             "SELECT display_path, kind, title, text, version, access FROM files"
             " WHERE deleted_at IS NULL ORDER BY display_path"
         )
-        return [_org_file(row) for row in rows]
+        return [org_file(row) for row in rows]
 
     def embeddable_files(self) -> list[tuple[str, Kind, str, tuple[AccessEntry, ...]]]:
         """Each note and collection as (display path, kind, title, access), without its text:
@@ -387,8 +283,8 @@ class Transaction:
         for path, kind, title, access in rows:
             entries = decoded.get(access)
             if entries is None:
-                entries = decoded[access] = _access_list(access)
-            found.append((path, _kind(kind), title, entries))
+                entries = decoded[access] = access_list(access)
+            found.append((path, file_kind(kind), title, entries))
         return found
 
     def files_generation(self) -> int:
@@ -436,26 +332,6 @@ class Transaction:
         self._file_change(display_path, "delete", found.version, "", when, by)
         self._files_changed()
         return True
-
-
-def _person_type(value: str) -> PersonType:
-    if value == "member":
-        return "member"
-    if value == "agent":
-        return "agent"
-    return "operator"
-
-
-def _kind(value: str) -> Kind:
-    return "note" if value == "note" else "collection" if value == "collection" else "file"
-
-
-def _access_list(stored: str) -> tuple[AccessEntry, ...]:
-    return tuple(AccessEntry(e["principal"], e["role"]) for e in json.loads(stored))
-
-
-def _org_file(row: tuple[Any, ...]) -> OrgFile:
-    return OrgFile(row[0], _kind(row[1]), row[2], row[3], row[4], _access_list(row[5]))
 
 
 class ServerDatabase:
