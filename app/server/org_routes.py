@@ -12,9 +12,9 @@ that a live Task embeds directly is refused with 409.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
@@ -40,6 +40,11 @@ from app.server.task_routes import etag_matches
 
 router = APIRouter()
 extension_router = APIRouter()
+
+FormQuery = Annotated[
+    str | None,
+    Query(description="EXTENSION: `compact` asks for the compact form; anything else is ignored"),
+]
 
 
 @extension_router.get("/api/me")
@@ -122,7 +127,7 @@ def _title(file: OrgFile) -> str:
 
 
 @router.get("/api/org/embeddable-notes")
-def embeddable_notes(request: Request, caller: CallerDep, form: str | None = None) -> Response:
+def embeddable_notes(request: Request, caller: CallerDep, form: FormQuery = None) -> Response:
     """No note text is read; the answer is kept per caller until a note or collection changes
     (EXTENSION: an ETag, so a client that has it gets 304; ``?form=compact``, the same list
     in a quarter of the bytes; gzip when accepted)."""
