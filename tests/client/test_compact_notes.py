@@ -9,9 +9,9 @@ import pytest
 from app.client import TaskdeskClient
 from app.client.compact_notes import compact_notes
 from app.core.models import AccessEntry, EmbeddableNote
+from app.server import start_server
 from tests.client.conftest import ANN, MIA
 from tests.faultproxy import FaultProxy
-from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.spec_server import SpecServer, Variations
 
@@ -125,11 +125,14 @@ def test_each_caller_and_form_has_its_own_etag(server: LiveServer, proxy: FaultP
 def test_a_spec_only_reference_server_answers_the_spec_form(
     server: LiveServer, tmp_path: Path
 ) -> None:
-    with start_server(WORKSPACE_BASIC, tmp_path / "db.sqlite3", extensions=False) as plain:
-        with TaskdeskClient(plain.url, ANN) as client:
-            client.ask_compact_notes()  # a server that lacks the form ignores the question
-            notes = client.embeddable_notes()
-            again = client.embeddable_notes()  # no ETag: read whole again
+    db = tmp_path / "db.sqlite3"
+    with (
+        start_server(WORKSPACE_BASIC, db, extensions=False) as plain,
+        TaskdeskClient(plain.url, ANN) as client,
+    ):
+        client.ask_compact_notes()  # a server that lacks the form ignores the question
+        notes = client.embeddable_notes()
+        again = client.embeddable_notes()  # no ETag: read whole again
     with TaskdeskClient(server.url, ANN) as full:
         expected = [
             EmbeddableNote(n.display_path, n.title, n.kind, n.level)
