@@ -153,7 +153,7 @@ class NoteIndex:
         if reader is None or not self.shares_access:
             found = Found(rows, [])
         else:
-            readable = set()
+            readable: set[int] = set()
             for principal in reader.principals():
                 readable.update(self._readers_of_group.get(principal, ()))
             # Per group: True when the reader can't read it; the last slot (-1) is "not said".
