@@ -4,7 +4,8 @@ Each figure is printed at both sizes, beside a baseline measured in the same run
 ratio. The workspaces come from `bench/scale_workspace.py` (deterministic). Baselines:
 - app start: the same app against the small org (the growth column);
 - sidebar filter: a C++ QSortFilterProxyModel over a QStringListModel of the same names;
-- Insert › Note picker: a plain dialog (QListView over a QSortFilterProxyModel of titles);
+- Insert › Note picker (opened for an agent: readable notes first): a plain dialog (QListView
+  over a QSortFilterProxyModel of titles);
 - `![[` completer: a QCompleter over a QStringListModel of the paths;
 - embed-status merge: the same number of dataChanged signals on a QStringListModel;
 - server: a GET of /api/me on the same server (plain HTTP round trip);
@@ -273,7 +274,14 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication, QCompleter, QLineEdit, QListView
 
     from app.core.expander import level_of
-    from app.core.models import AgentEmbedStatus, AgentRow, BrokenEmbed, EmbeddableNote, Guild
+    from app.core.models import (
+        AccessEntry,
+        AgentEmbedStatus,
+        AgentRow,
+        BrokenEmbed,
+        EmbeddableNote,
+        Guild,
+    )
     from widgets.editor.embeddable_model import EmbeddableModel
     from widgets.editor.insert_picker import InsertPickerDialog
     from widgets.editor.task_editor import TaskEditor
@@ -285,10 +293,17 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     ws = generate(scale)
     agents = [AgentRow(a["id"], a["name"], a["guild"], 1) for a in ws["agents"]]
     guilds = [Guild(g["id"], g["name"]) for g in ws["guilds"]]
+
+    def access(item: dict[str, Any]) -> tuple[AccessEntry, ...]:
+        return tuple(AccessEntry(e["principal"], e["role"]) for e in item["access"])
+
+    # With their access lists, as the reference server sends them: the picker opened for an
+    # agent marks what it can read and puts those first, which the operator waits for too.
     notes = [
-        EmbeddableNote(n["path"], n["title"], "note", level_of(n["path"])) for n in ws["notes"]
+        EmbeddableNote(n["path"], n["title"], "note", level_of(n["path"]), access(n))
+        for n in ws["notes"]
     ] + [
-        EmbeddableNote(c["path"], c["name"], "collection", level_of(c["path"]))
+        EmbeddableNote(c["path"], c["name"], "collection", level_of(c["path"]), access(c))
         for c in ws["collections"]
     ]
     out: dict[str, Any] = {}
@@ -345,7 +360,7 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     # Insert › Note: open, then a search typed key by key.
     shared = EmbeddableModel(notes)
     start = time.perf_counter()
-    picker = InsertPickerDialog(shared, "note")
+    picker = InsertPickerDialog(shared, "note", agent=agents[12])
     picker.show()
     settle()
     out["picker_open_ms"] = (time.perf_counter() - start) * 1000
