@@ -8,7 +8,8 @@ ratio. The workspaces come from `bench/scale_workspace.py` (deterministic). Base
 - `![[` completer: a QCompleter over a QStringListModel of the paths;
 - embed-status merge: the same number of dataChanged signals on a QStringListModel;
 - server: a GET of /api/me on the same server (plain HTTP round trip);
-- restart: the same server on the small demo workspace's database;
+- restart: the same server on the small demo workspace's database, and the floor: a process
+  that only imports the server's modules (Python, FastAPI, uvicorn) and exits;
 - launch: bench_launch's bare window with the same imports.
 
 Run: `.venv/bin/python bench/bench_scale.py [--only demo|big] [--skip-launch]`.
@@ -154,7 +155,8 @@ APP_PROBE = textwrap.dedent(
         print(json.dumps({
             "rss_100": marks.get("rss_100"), "rss_200": marks.get("rss_200"),
             "task": marks.get("task"), "idle": marks.get("idle"),
-            "requests": marks.get("requests", len(requests_seen)), "requests_at_task": marks.get("requests_at_task"),
+            "requests": marks.get("requests", len(requests_seen)),
+            "requests_at_task": marks.get("requests_at_task"),
             "paths": sorted({p.split("/")[2] if p.count("/") > 2 else p
                              for _, _, p in requests_seen}),
             "stall_total": sum(stalls) / 1000, "stall_max": max(stalls, default=0) / 1000,
@@ -297,6 +299,17 @@ def server_and_app(scale: Scale, tmp: Path, app_runs: int) -> dict[str, Any]:
         _stop(proc)
         restarts.append(took)
     out["restart_s"] = statistics.median(restarts)
+    floors = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", "import uvicorn, app.server.app_factory"],
+            cwd=ROOT,
+            env=_env(tmp / "floor"),
+            check=True,
+        )
+        floors.append(time.perf_counter() - start)
+    out["import_floor_s"] = statistics.median(floors)
     return out
 
 
@@ -570,7 +583,9 @@ def _app_rows(small: dict[str, Any], big: dict[str, Any]) -> None:
         "server: restart on the same --db, s",
         f"{small['restart_s']:.2f}",
         f"{big['restart_s']:.2f}",
-        f"[{big['restart_s'] / small['restart_s']:.1f}x the demo]",
+        f"[{big['restart_s'] / small['restart_s']:.1f}x the demo; importing the server alone: "
+        f"{big['import_floor_s']:.2f} s, so {big['restart_s'] - big['import_floor_s']:.2f} s "
+        "of its own]",
     )
 
     def app(key: str, r: dict[str, Any]) -> float:
