@@ -37,6 +37,10 @@ IconName = Literal[
     "preview",
     "side_by_side",
     "more",
+    "change_previous",
+    "change_next",
+    "unfold",
+    "take",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -64,7 +68,12 @@ _GLYPHS: dict[str, str] = {
     "preview": "fa6s.eye",
     "side_by_side": "fa6s.table-columns",
     "more": "fa6s.angles-right",
+    "change_previous": "fa6s.arrow-up",
+    "change_next": "fa6s.arrow-down",
+    "unfold": "fa6s.up-down",
+    "take": "fa6s.reply",
 }
+_FONTS = {glyph.split(".", 1)[0] for glyph in _GLYPHS.values()}
 
 # Calm colours from the light or dark theme; warnings and errors stand out, the rest don't.
 _COLOURS: dict[str, str] = {
@@ -82,7 +91,21 @@ _DEFAULT_COLOUR = "muted"
 
 @cache
 def _tinted(name: str, colour: str) -> QIcon:
+    _load_fonts_used()
     return qta.icon(_GLYPHS[name], color=colour)
+
+
+def _load_fonts_used() -> None:
+    """qtawesome's first icon loads all twelve fonts it bundles, hashing each and parsing
+    each charmap: 150 ms on the GUI thread at the first paint. Only the ones named above
+    are loaded (through its singleton, which its own ``icon`` then uses)."""
+    import qtawesome
+
+    if qtawesome._resource["iconic"] is None:
+        from qtawesome.iconic_font import IconicFont
+
+        fonts = [f for f in qtawesome._BUNDLED_FONTS if f[0] in _FONTS]
+        qtawesome._resource["iconic"] = IconicFont(*fonts)
 
 
 class _ThemedIconEngine(QIconEngine):
@@ -122,12 +145,16 @@ class _PixmapRefresher(QObject):
         super().__init__(label)
         self.name, self.size = name, size
         label.installEventFilter(self)
+        self._drawn_in = current_theme()
         label.setPixmap(icon(name).pixmap(size, size))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange) and isinstance(
-            watched, QLabel
+        if (
+            event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange)
+            and isinstance(watched, QLabel)
+            and current_theme() is not self._drawn_in  # a label moved or polished: same look
         ):
+            self._drawn_in = current_theme()
             watched.setPixmap(icon(self.name).pixmap(self.size, self.size))
         return False
 
