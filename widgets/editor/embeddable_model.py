@@ -28,6 +28,9 @@ FIRST_PAGE = 100  # rows shown at first: a screenful or ten; more come as the vi
 NEXT_PAGE = 500
 
 
+NoteList = NoteIndex  # what ``with_search_keys`` gives: the name the window's code uses
+
+
 def with_search_keys(notes: Iterable[EmbeddableNote]) -> NoteIndex:
     """The notes with what a search needs. Plain Python, no Qt: build it off the GUI thread,
     so the GUI thread doesn't lower-case 50,000 titles and paths when the list arrives."""
