@@ -148,6 +148,9 @@ def _env(home: Path) -> dict[str, str]:
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
     env.pop("TASKDESK_TOKEN", None)
     env["PYTHONPATH"] = str(ROOT)
+    # As on a user's machine: compiled modules are cached (__pycache__), not compiled on
+    # every start (a shell with PYTHONDONTWRITEBYTECODE would time the compiler).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 

@@ -4,11 +4,13 @@ Each figure is printed at both sizes, beside a baseline measured in the same run
 ratio. The workspaces come from `bench/scale_workspace.py` (deterministic). Baselines:
 - app start: the same app against the small org (the growth column);
 - sidebar filter: a C++ QSortFilterProxyModel over a QStringListModel of the same names;
-- Insert › Note picker: a plain dialog (QListView over a QSortFilterProxyModel of titles);
+- Insert › Note picker (opened for an agent: readable notes first): a plain dialog (QListView
+  over a QSortFilterProxyModel of titles);
 - `![[` completer: a QCompleter over a QStringListModel of the paths;
 - embed-status merge: the same number of dataChanged signals on a QStringListModel;
 - server: a GET of /api/me on the same server (plain HTTP round trip);
-- restart: the same server on the small demo workspace's database;
+- restart: the same server on the small demo workspace's database, and the floor: a process
+  that only imports the server's modules (Python, FastAPI, uvicorn) and exits;
 - launch: bench_launch's bare window with the same imports.
 
 Run: `.venv/bin/python bench/bench_scale.py [--only demo|big] [--skip-launch]`.
@@ -78,10 +80,12 @@ APP_PROBE = textwrap.dedent(
     clock.start()
     last = [0]
 
+    painted = [False]
+
     def tick():
         now = clock.elapsed()
         gap = now - last[0]
-        if gap > 16:
+        if gap > 16 and painted[0]:
             stalls.append(gap)
         last[0] = now
 
@@ -106,23 +110,54 @@ APP_PROBE = textwrap.dedent(
             quiet = in_flight[0] == 0 and time.time() - last_done[0] > 0.5
         if "task" in marks and quiet:
             marks["idle"] = time.time() - T0
-            finish()
+            marks["rss"] = rss_now()
+            marks["requests"] = len(requests_seen)
+            switch_agents()
         else:
             QTimer.singleShot(20, idle_check)
 
-    def finish():
-        beat.stop()
+    def rss_now():
         try:
-            ctypes.CDLL("libc.so.6").malloc_trim(0)
+            ctypes.CDLL("libc.so.6").malloc_trim(0)  # what the allocator keeps is not growth
         except OSError:
             pass
-        rss = 0
         for line in open("/proc/self/status"):
             if line.startswith("VmRSS:"):
-                rss = int(line.split()[1]) * 1024
+                return int(line.split()[1]) * 1024
+        return 0
+
+    # Then 2 x 100 agent switches, each to a Task on screen: the RSS after each hundred.
+    # A leak per switch shows as growth over the second hundred too; the first hundred
+    # also fills caches (notes of the Tasks seen, the last versions).
+    ids = []
+    switched = []
+
+    def switch_agents():
+        beat.stop()  # stalls are counted from start to idle only
+        if not switched and not ids:
+            ids.extend(list(window.agent_model.agent_ids())[1:201])
+        if not ids:
+            finish()
+            return
+        agent_id = ids.pop(0)
+        def shown(shown_id):
+            if shown_id == agent_id:
+                window.agent_opened.disconnect(shown)
+                switched.append(agent_id)
+                if len(switched) in (100, 200):
+                    marks[f"rss_{len(switched)}"] = rss_now()
+                QTimer.singleShot(0, switch_agents)
+        window.agent_opened.connect(shown)
+        window.open_agent(agent_id)
+
+    def finish():
+        beat.stop()
+        rss = marks.get("rss") or rss_now()
         print(json.dumps({
+            "rss_100": marks.get("rss_100"), "rss_200": marks.get("rss_200"),
             "task": marks.get("task"), "idle": marks.get("idle"),
-            "requests": len(requests_seen), "requests_at_task": marks.get("requests_at_task"),
+            "requests": marks.get("requests", len(requests_seen)),
+            "requests_at_task": marks.get("requests_at_task"),
             "paths": sorted({p.split("/")[2] if p.count("/") > 2 else p
                              for _, _, p in requests_seen}),
             "stall_total": sum(stalls) / 1000, "stall_max": max(stalls, default=0) / 1000,
@@ -132,8 +167,22 @@ APP_PROBE = textwrap.dedent(
 
     window = open_window(app, URL)
     window.agent_opened.connect(task_shown)
+
+    # Stalls count from the window's first paint: before it there is no window to freeze
+    # (that time is the launch figure, bench_launch).
+    from PySide6.QtCore import QEvent, QObject
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and not painted[0]:
+                painted[0] = True
+                last[0] = clock.elapsed()
+            return False
+
+    first_paint = FirstPaint()
+    window.installEventFilter(first_paint)
     QTimer.singleShot(50, idle_check)
-    QTimer.singleShot(90_000, finish)
+    QTimer.singleShot(170_000, finish)
     app.exec()
     window._closing_confirmed = True
     window.shutdown()
@@ -148,6 +197,9 @@ def _env(home: Path) -> dict[str, str]:
     env["TASKDESK_TOKEN"] = OPERATOR_TOKEN
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
     env["PYTHONPATH"] = str(ROOT)
+    # As on a user's machine: compiled modules are cached (__pycache__), not compiled on
+    # every start (a shell with PYTHONDONTWRITEBYTECODE would time the compiler).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
@@ -196,7 +248,7 @@ def _app_run(url: str, home: Path) -> dict[str, Any]:
         env=_env(home),
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=240,
     )
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if not lines:
@@ -248,6 +300,17 @@ def server_and_app(scale: Scale, tmp: Path, app_runs: int) -> dict[str, Any]:
         _stop(proc)
         restarts.append(took)
     out["restart_s"] = statistics.median(restarts)
+    floors = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-c", "import uvicorn, app.server.app_factory"],
+            cwd=ROOT,
+            env=_env(tmp / "floor"),
+            check=True,
+        )
+        floors.append(time.perf_counter() - start)
+    out["import_floor_s"] = statistics.median(floors)
     return out
 
 
@@ -273,7 +336,14 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication, QCompleter, QLineEdit, QListView
 
     from app.core.expander import level_of
-    from app.core.models import AgentEmbedStatus, AgentRow, BrokenEmbed, EmbeddableNote, Guild
+    from app.core.models import (
+        AccessEntry,
+        AgentEmbedStatus,
+        AgentRow,
+        BrokenEmbed,
+        EmbeddableNote,
+        Guild,
+    )
     from widgets.editor.embeddable_model import EmbeddableModel
     from widgets.editor.insert_picker import InsertPickerDialog
     from widgets.editor.task_editor import TaskEditor
@@ -285,10 +355,17 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     ws = generate(scale)
     agents = [AgentRow(a["id"], a["name"], a["guild"], 1) for a in ws["agents"]]
     guilds = [Guild(g["id"], g["name"]) for g in ws["guilds"]]
+
+    def access(item: dict[str, Any]) -> tuple[AccessEntry, ...]:
+        return tuple(AccessEntry(e["principal"], e["role"]) for e in item["access"])
+
+    # With their access lists, as the reference server sends them: the picker opened for an
+    # agent marks what it can read and puts those first, which the operator waits for too.
     notes = [
-        EmbeddableNote(n["path"], n["title"], "note", level_of(n["path"])) for n in ws["notes"]
+        EmbeddableNote(n["path"], n["title"], "note", level_of(n["path"]), access(n))
+        for n in ws["notes"]
     ] + [
-        EmbeddableNote(c["path"], c["name"], "collection", level_of(c["path"]))
+        EmbeddableNote(c["path"], c["name"], "collection", level_of(c["path"]), access(c))
         for c in ws["collections"]
     ]
     out: dict[str, Any] = {}
@@ -345,7 +422,7 @@ def widgets_figures(scale: Scale) -> dict[str, Any]:
     # Insert › Note: open, then a search typed key by key.
     shared = EmbeddableModel(notes)
     start = time.perf_counter()
-    picker = InsertPickerDialog(shared, "note")
+    picker = InsertPickerDialog(shared, "note", agent=agents[12])
     picker.show()
     settle()
     out["picker_open_ms"] = (time.perf_counter() - start) * 1000
@@ -521,7 +598,9 @@ def _app_rows(small: dict[str, Any], big: dict[str, Any]) -> None:
         "server: restart on the same --db, s",
         f"{small['restart_s']:.2f}",
         f"{big['restart_s']:.2f}",
-        f"[{big['restart_s'] / small['restart_s']:.1f}x the demo]",
+        f"[{big['restart_s'] / small['restart_s']:.1f}x the demo; importing the server alone: "
+        f"{big['import_floor_s']:.2f} s, so {big['restart_s'] - big['import_floor_s']:.2f} s "
+        "of its own]",
     )
 
     def app(key: str, r: dict[str, Any]) -> float:
@@ -540,6 +619,23 @@ def _app_rows(small: dict[str, Any], big: dict[str, Any]) -> None:
         _row(label, fmt.format(a), fmt.format(b), ratio)
     a, b = app("rss", small), app("rss", big)
     _row("app: idle RSS, MB", f"{a / 1e6:.0f}", f"{b / 1e6:.0f}", f"[{b / a:.2f}x the demo]")
+
+    def grown(r: dict[str, Any], after: str, before: str) -> str:
+        values = [(run[after] - run[before]) / 1e6 for run in r["app"] if run.get(after)]
+        return f"{statistics.median(values):+.1f}" if values else "-"
+
+    _row(
+        "app: RSS after 100 agent switches, MB",
+        grown(small, "rss_100", "rss"),
+        grown(big, "rss_100", "rss"),
+        "(fills caches)",
+    )
+    _row(
+        "app: RSS over the next 100 switches, MB",
+        grown(small, "rss_200", "rss_100"),
+        grown(big, "rss_200", "rss_100"),
+        "(growth per hundred; 0 = no leak)",
+    )
 
 
 if __name__ == "__main__":

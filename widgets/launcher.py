@@ -165,12 +165,12 @@ def prepare_application(app: QApplication) -> None:
     """Names and the stylesheet: the same for the program, the screenshots and the benchmark."""
     from PySide6.QtGui import QIcon
 
-    from app import version
     from app.core.resource_files import resource
 
     app.setApplicationName("Taskdesk")
     app.setOrganizationName("Taskdesk")
-    app.setApplicationVersion(version())
+    # No setApplicationVersion: the version comes from the package metadata (importlib's
+    # metadata and email parsing, 75 ms before the first paint) and only About shows it.
     app.setDesktopFileName(DESKTOP_ID)  # the desktop entry's name: Wayland's app id
     window_icon = QIcon()
     for name in ICON_FILES:
@@ -193,6 +193,7 @@ def open_window(app: QApplication, server_url: str | None, launch: Any = None) -
 
     window = MainWindow(log_path=setup_logging())
     install_excepthook(window.messages, window.secrets)
+    _settle_garbage_collector(window)
     window.show()
     # TASKDESK_TOKEN is read by the token store, for this session only.
     window.start_after_first_paint(server_url, launch)
@@ -262,7 +263,6 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
 
         RaiseOnRequest(window, lock.folder)
     _quit_on_signals(app, window)
-    _settle_garbage_collector(window)
     if smoke is not None:
         from widgets.smoke_check import SmokeCheck
 
@@ -273,14 +273,13 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
 
 
 def _settle_garbage_collector(window: MainWindow) -> None:
-    """Once the first agent is open, move what start-up made out of the collector's sight.
+    """Collections on the GUI thread only, between events; once the first agent is open,
+    what start-up made is frozen out of every later pass (see GuiThreadCollector)."""
+    from app.desk.gc_pauses import GuiThreadCollector
 
-    A full collection walks every object the imports and the window created: 40 to 120 ms
-    measured here, long enough to stall typing. Frozen, they are never walked again.
-    """
-    import gc
-
-    window.agent_opened.connect(lambda _agent_id: gc.freeze())
+    collector = GuiThreadCollector(window)
+    window.agent_opened.connect(lambda _agent_id: collector.start_up_step("agent shown"))
+    window.notes_listed.connect(lambda: collector.start_up_step("notes listed"))
 
 
 def _quit_on_signals(app: QApplication, window: MainWindow) -> None:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import logging
+import sys
 
-from app.client.errors import TaskdeskError
-from app.connect.embedded import EmbeddedError
 from app.core import user_message
 from app.core.user_message import MessageKey, UserMessage
-from app.core.workspace import WorkspaceError
-from app.store.errors import StoreError
 
 log = logging.getLogger("taskdesk")
 
@@ -21,9 +18,12 @@ UNEXPECTED = (
 
 def failure_text(exc: BaseException) -> str:
     """The sentence an operator reads for ``exc``; unknown failures are logged in full."""
-    if isinstance(exc, TaskdeskError | StoreError):
-        return exc.message
-    if isinstance(exc, EmbeddedError | WorkspaceError) and str(exc):
+    if _is(exc, "app.client.errors", "TaskdeskError") or _is(exc, "app.store.errors", "StoreError"):
+        return str(getattr(exc, "message", exc))
+    if (
+        _is(exc, "app.connect.embedded", "EmbeddedError")
+        or _is(exc, "app.core.workspace", "WorkspaceError")
+    ) and str(exc):
         return str(exc)
     log.error("unexpected failure", exc_info=exc)
     return UNEXPECTED.format(name=type(exc).__name__)
@@ -35,3 +35,11 @@ def describe_failure(
     """An error message for ``exc``; ``doing`` ("The versions could not be compared") leads."""
     text = failure_text(exc)
     return user_message.error(f"{doing}: {text}" if doing else text, key)
+
+
+def _is(exc: BaseException, module: str, name: str) -> bool:
+    """``isinstance(exc, module.name)`` without importing ``module``: an exception of that
+    class exists only once its module is loaded. (Importing them all here put the local
+    workspace, the expander and sqlite3 before the window's first paint.)"""
+    loaded = sys.modules.get(module)
+    return loaded is not None and isinstance(exc, getattr(loaded, name))

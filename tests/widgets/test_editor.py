@@ -156,6 +156,29 @@ def test_backspace_back_into_a_match_offers_again(editor: TaskEditor, qtbot: QtB
     assert editor.completer.completionModel().rowCount() == 1
 
 
+def test_completion_over_thousands_of_notes_offers_the_best_first(qtbot: QtBot) -> None:
+    many = [
+        EmbeddableNote(
+            f"org/o_acme/guilds/g{n % 40:02d}/page-{n:05d}.md", f"Page {n}", "note", "guild"
+        )
+        for n in range(3_000)
+    ]
+    widget = shown(qtbot, TaskEditor(), (600, 400))
+    widget.set_embeddable_notes([*many, EmbeddableNote(STYLE, "Style guide", "note", "guild")])
+    qtbot.keyClicks(widget, "![[g07/page-0")
+    qtbot.waitUntil(widget.completer.popup().isVisible)
+    expected = [n.display_path for n in many if "g07/page-0" in n.display_path]
+    assert widget.completer.proxy.match_count() == len(expected) == 75
+    widget.clear()
+    qtbot.keyClicks(widget, "![[12 page")  # every word, any order; the closest title first
+    model = widget.completer.completionModel()
+    assert model.index(0, 0).data() == "Page 12"
+    assert model.index(1, 0).data() == "Page 120"  # words at word starts, before "Page 112"
+    assert widget.completer.proxy.match_count() > model.rowCount() > 8  # the best ones shown
+    qtbot.keyClick(widget.completer.popup(), Qt.Key.Key_Return)
+    assert widget.toPlainText() == "![[org/o_acme/guilds/g12/page-00012.md]]"
+
+
 def test_no_popup_outside_an_embed(editor: TaskEditor, qtbot: QtBot) -> None:
     qtbot.keyClicks(editor, "[[styl")
     assert editor.completion_prefix() is None

@@ -1,4 +1,4 @@
-"""The picker's readable-first order sits over the C++ search filter and follows its changes."""
+"""The picker's readable-first order holds through a search and follows a new list."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from app.core.models import AccessEntry, EmbeddableNote, Reader
 from widgets.editor.embeddable_model import (
     PATH_ROLE,
     READABLE_ROLE,
-    EmbeddableFilterProxy,
     EmbeddableModel,
+    EmbeddableSearch,
 )
 
 OPS = (AccessEntry("guild:guild_ops", "read"),)
@@ -18,7 +18,7 @@ def _note(name: str, access: tuple[AccessEntry, ...] | None) -> EmbeddableNote:
     return EmbeddableNote(f"org/o/{name}.md", name.title(), "note", "org", access)
 
 
-def _rows(proxy: EmbeddableFilterProxy) -> list[tuple[str, bool | None]]:
+def _rows(proxy: EmbeddableSearch) -> list[tuple[str, bool | None]]:
     return [
         (proxy.index(r, 0).data(PATH_ROLE), proxy.index(r, 0).data(READABLE_ROLE))
         for r in range(proxy.rowCount())
@@ -27,8 +27,7 @@ def _rows(proxy: EmbeddableFilterProxy) -> list[tuple[str, bool | None]]:
 
 def test_readable_first_then_the_servers_order_through_search_and_a_new_list(qtbot) -> None:
     model = EmbeddableModel([_note("alpha", RESEARCH), _note("beta", OPS), _note("gamma", OPS)])
-    proxy = EmbeddableFilterProxy()
-    proxy.setSourceModel(model)
+    proxy = EmbeddableSearch(model)
     assert [r for _, r in _rows(proxy)] == [None, None, None]  # no reader: server's order
     proxy.set_reader(Reader("a_scout", "guild_ops"))
     assert _rows(proxy) == [

@@ -109,3 +109,26 @@ def test_accessible_names_match_labels(picker: InsertPickerDialog) -> None:
     assert picker.insert_button.accessibleName() == picker.insert_button.text().replace("&", "")
     assert picker.cancel_button.accessibleName() == picker.cancel_button.text()
     assert picker.search_field.accessibleName() == "Search"
+
+
+def test_thousands_of_notes_best_first_a_page_at_a_time(qtbot: QtBot) -> None:
+    many = [
+        EmbeddableNote(f"org/o_acme/pages/page-{n:05d}.md", f"Page {n}", "note", "org")
+        for n in range(3_000)
+    ]
+    exact = EmbeddableNote("org/o_acme/style/page-7.md", "Page 7", "note", "org")
+    dialog = shown(qtbot, InsertPickerDialog([*many, exact], kind="note"))
+    view, found = dialog.list_view, dialog.proxy
+    assert found.match_count() == 3_001
+    assert 0 < found.rowCount() < 3_001  # a page; the rest when scrolled to
+    view.scrollToBottom()
+    qtbot.waitUntil(lambda: found.rowCount() > 100)
+    qtbot.keyClicks(dialog.search_field, "page 7")
+    assert _paths(dialog)[:2] == ["org/o_acme/pages/page-00007.md", "org/o_acme/style/page-7.md"]
+    assert found.match_count() == sum(
+        "page" in f"{n.title} {n.display_path}".casefold() and "7" in f"{n.title} {n.display_path}"
+        for n in [*many, exact]
+    )
+    with qtbot.waitSignal(dialog.accepted):
+        qtbot.keyClick(dialog.search_field, Qt.Key.Key_Return)
+    assert dialog.chosen_path() == "org/o_acme/pages/page-00007.md"

@@ -6,7 +6,7 @@ from functools import cache
 from typing import Literal
 
 import qtawesome as qta
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize
 from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
 from PySide6.QtWidgets import QLabel
 
@@ -37,6 +37,10 @@ IconName = Literal[
     "preview",
     "side_by_side",
     "more",
+    "change_previous",
+    "change_next",
+    "unfold",
+    "take",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -64,7 +68,12 @@ _GLYPHS: dict[str, str] = {
     "preview": "fa6s.eye",
     "side_by_side": "fa6s.table-columns",
     "more": "fa6s.angles-right",
+    "change_previous": "fa6s.arrow-up",
+    "change_next": "fa6s.arrow-down",
+    "unfold": "fa6s.up-down",
+    "take": "fa6s.reply",
 }
+_FONTS = {glyph.split(".", 1)[0] for glyph in _GLYPHS.values()}
 
 # Calm colours from the light or dark theme; warnings and errors stand out, the rest don't.
 _COLOURS: dict[str, str] = {
@@ -82,7 +91,21 @@ _DEFAULT_COLOUR = "muted"
 
 @cache
 def _tinted(name: str, colour: str) -> QIcon:
+    _load_fonts_used()
     return qta.icon(_GLYPHS[name], color=colour)
+
+
+def _load_fonts_used() -> None:
+    """qtawesome's first icon loads all twelve fonts it bundles, hashing each and parsing
+    each charmap: 150 ms on the GUI thread at the first paint. Only the ones named above
+    are loaded (through its singleton, which its own ``icon`` then uses)."""
+    import qtawesome
+
+    if qtawesome._resource["iconic"] is None:
+        from qtawesome.iconic_font import IconicFont
+
+        fonts = [f for f in qtawesome._BUNDLED_FONTS if f[0] in _FONTS]
+        qtawesome._resource["iconic"] = IconicFont(*fonts)
 
 
 class _ThemedIconEngine(QIconEngine):
@@ -93,18 +116,33 @@ class _ThemedIconEngine(QIconEngine):
         super().__init__()
         self._name = name
 
-    def _icon(self) -> QIcon:
-        token = _COLOURS.get(self._name, _DEFAULT_COLOUR)
-        return _tinted(self._name, getattr(current_theme(), token))
-
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
-        self._icon().paint(painter, rect, Qt.AlignmentFlag.AlignCenter, mode, state)
+        device = painter.device()
+        ratio = device.devicePixelRatioF() if device is not None else 1.0
+        drawn = QPixmap(
+            self.pixmap(
+                QSize(round(rect.width() * ratio), round(rect.height() * ratio)), mode, state
+            )
+        )
+        drawn.setDevicePixelRatio(ratio)
+        painter.drawPixmap(rect, drawn)
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
-        return self._icon().pixmap(size, mode, state)
+        token = _COLOURS.get(self._name, _DEFAULT_COLOUR)
+        colour = getattr(current_theme(), token)
+        return _drawn(self._name, colour, size.width(), size.height(), mode, state)
 
     def clone(self) -> QIconEngine:
         return _ThemedIconEngine(self._name)
+
+
+@cache
+def _drawn(
+    name: str, colour: str, width: int, height: int, mode: QIcon.Mode, state: QIcon.State
+) -> QPixmap:
+    """Each glyph drawn once per colour, size and mode: a list paints one per row it shows,
+    and qtawesome draws each in Python (a picker row's icon cost 0.4 ms a paint)."""
+    return _tinted(name, colour).pixmap(QSize(width, height), mode, state)
 
 
 def icon(name: IconName, colour: str | None = None) -> QIcon:
@@ -112,6 +150,11 @@ def icon(name: IconName, colour: str | None = None) -> QIcon:
     dark, following it), unless ``colour`` is given."""
     if colour is not None:
         return _tinted(name, colour)
+    return _themed(name)
+
+
+@cache
+def _themed(name: IconName) -> QIcon:
     return QIcon(_ThemedIconEngine(name))
 
 
@@ -122,12 +165,16 @@ class _PixmapRefresher(QObject):
         super().__init__(label)
         self.name, self.size = name, size
         label.installEventFilter(self)
+        self._drawn_in = current_theme()
         label.setPixmap(icon(name).pixmap(size, size))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange) and isinstance(
-            watched, QLabel
+        if (
+            event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange)
+            and isinstance(watched, QLabel)
+            and current_theme() is not self._drawn_in  # a label moved or polished: same look
         ):
+            self._drawn_in = current_theme()
             watched.setPixmap(icon(self.name).pixmap(self.size, self.size))
         return False
 

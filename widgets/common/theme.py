@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Literal
 
@@ -117,7 +117,8 @@ class Theme:
         return QColor(getattr(self, token))
 
     def tokens(self) -> dict[str, str]:
-        return {k: v for k, v in asdict(self).items() if k != "name"}
+        # Not ``asdict``: it deep-copies, and every preview pane asks for these when built.
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "name"}
 
 
 LIGHT = Theme(

@@ -5,15 +5,16 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QCompleter, QListView, QWidget
 
-from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableFilterProxy, EmbeddableModel
+from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableModel, EmbeddableSearch
 from widgets.editor.insert_picker import EmbeddableNoteDelegate
 
 
 class EmbedCompleter(QCompleter):
     """Completes an embed; ``path_chosen(display_path)`` when the operator picks a row.
 
-    QCompleter filters on one column only, so our proxy does the filtering (title or path)
-    and the completer just shows what it is given.
+    QCompleter filters on one column only, so our search does the filtering (title or path)
+    and the completer just shows what it is given: the best matches, one page of them (a
+    popup of eight rows is narrowed by typing, not scrolled through thousands).
     """
 
     path_chosen = Signal(str)
@@ -21,8 +22,7 @@ class EmbedCompleter(QCompleter):
     def __init__(self, model: EmbeddableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.source_model = model
-        self.proxy = EmbeddableFilterProxy(self)
-        self.proxy.setSourceModel(model)
+        self.proxy = EmbeddableSearch(model, self, paged=False)
         self.setModel(self.proxy)
         self.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
         self.setCompletionRole(PATH_ROLE)
@@ -41,6 +41,6 @@ class EmbedCompleter(QCompleter):
         self.activated[str].connect(self.path_chosen)  # type: ignore[index]
 
     def set_search(self, text: str) -> int:
-        """Filter to the rows matching ``text``; returns how many are left."""
+        """Filter to the rows matching ``text``; returns how many match."""
         self.proxy.set_search(text)
-        return self.proxy.rowCount()
+        return self.proxy.match_count()

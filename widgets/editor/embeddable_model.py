@@ -1,61 +1,40 @@
-"""The notes and collections an operator can embed, as a list model and a search filter.
+"""The notes and collections an operator can embed, as a list model and a search over it.
 
-Built for tens of thousands of notes: the search keys are lower-cased once per list into a
-C++ string model, a key typed is one C++ filter pass over them (QSortFilterProxyModel with a
-regular expression), and Python is asked only for the rows a view shows.
+Built for tens of thousands of notes: the search (``note_search``) runs over keys prepared
+once per list, and what it finds is shown a page at a time (``EmbeddableSearch`` fetches more
+as the view scrolls), so Python is asked only for the rows a view shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
 
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QAbstractListModel,
-    QIdentityProxyModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QRegularExpression,
-    QSortFilterProxyModel,
-    QStringListModel,
-    Qt,
-)
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.core.models import EmbeddableNote, Reader
 from widgets.common.icons import icon
 from widgets.common.plain_text import inert_tooltip
+from widgets.editor.note_search import Found, NoteIndex, NoteKind, shown_title
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 TITLE_ROLE = Qt.ItemDataRole.UserRole + 2
 LEVEL_ROLE = Qt.ItemDataRole.UserRole + 3
 KIND_ROLE = Qt.ItemDataRole.UserRole + 4
 NOTE_ROLE = Qt.ItemDataRole.UserRole + 5
-READABLE_ROLE = Qt.ItemDataRole.UserRole + 6  # by the proxy's reader: True, False, None
+READABLE_ROLE = Qt.ItemDataRole.UserRole + 6  # by the search's reader: True, False, None
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+FIRST_PAGE = 100  # rows shown at first: a screenful or ten; more come as the view scrolls
+NEXT_PAGE = 500
 
 
-@dataclass(frozen=True, slots=True)
-class NoteList:
-    """Notes with their search keys: built by ``with_search_keys`` on a worker thread, so the
-    GUI thread doesn't lower-case 50,000 titles and paths when the list arrives."""
-
-    notes: list[EmbeddableNote]
-    keys: list[str]
+NoteList = NoteIndex  # what ``with_search_keys`` gives: the name the window's code uses
 
 
-def with_search_keys(notes: Iterable[EmbeddableNote]) -> NoteList:
-    """Plain Python, no Qt: safe off the GUI thread."""
-    listed = list(notes)
-    return NoteList(listed, _key_strings(listed))
-
-
-def _key_strings(notes: list[EmbeddableNote]) -> list[str]:
-    """Per note, ``kind<TAB>title, path and level`` lower-cased: what a search looks in."""
-    return [f"{n.kind}\t{n.title}\n{n.display_path}\n{n.level}".casefold() for n in notes]
+def with_search_keys(notes: Iterable[EmbeddableNote]) -> NoteIndex:
+    """The notes with what a search needs. Plain Python, no Qt: build it off the GUI thread,
+    so the GUI thread doesn't lower-case 50,000 titles and paths when the list arrives."""
+    return NoteIndex(notes)
 
 
 class EmbeddableModel(QAbstractListModel):
@@ -63,46 +42,38 @@ class EmbeddableModel(QAbstractListModel):
 
     def __init__(self, notes: Iterable[EmbeddableNote] = (), parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._notes: list[EmbeddableNote] = list(notes)
-        self._keys: QStringListModel | None = None
-        self._key_list = _key_strings(self._notes)
+        self._index = NoteIndex(notes)
 
-    def set_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
-        listed = notes if isinstance(notes, NoteList) else with_search_keys(notes)
+    def set_notes(self, notes: Iterable[EmbeddableNote] | NoteIndex) -> None:
+        index = notes if isinstance(notes, NoteIndex) else NoteIndex(notes)
         self.beginResetModel()
-        self._notes = listed.notes
-        self._key_list = listed.keys
+        self._index = index
         self.endResetModel()
-        if self._keys is not None:
-            self._keys.setStringList(listed.keys)
+
+    def search_index(self) -> NoteIndex:
+        """The notes with their search keys (replaced, not changed, by ``set_notes``)."""
+        return self._index
 
     def notes(self) -> list[EmbeddableNote]:
-        return list(self._notes)
+        return list(self._index.notes)
 
     def note_at(self, row: int) -> EmbeddableNote:
-        return self._notes[row]
-
-    def key_list(self) -> list[str]:
-        """The search keys, one per row (see ``search_keys``)."""
-        return self._key_list
-
-    def search_keys(self) -> QStringListModel:
-        """Per row, ``kind<TAB>title, path and level`` lower-cased, as a C++ string model:
-        what the search filters run over without calling back into Python per row."""
-        if self._keys is None:
-            self._keys = QStringListModel(self)
-            self._keys.setStringList(self._key_list)
-        return self._keys
+        return self._index.notes[row]
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._notes)
+        return 0 if parent.isValid() else len(self._index)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._notes):
+        notes = self._index.notes
+        if not index.isValid() or not 0 <= index.row() < len(notes):
             return None
-        note = self._notes[index.row()]
+        return self.note_data(index.row(), role)
+
+    def note_data(self, row: int, role: int) -> object:
+        """``data`` for the note at ``row`` (checked by the caller)."""
+        note = self._index.notes[row]
         if role in (Qt.ItemDataRole.DisplayRole, TITLE_ROLE):
-            return note.title or note.display_path.rsplit("/", 1)[-1]
+            return shown_title(note)
         if role in (PATH_ROLE, Qt.ItemDataRole.EditRole):
             return note.display_path
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -120,87 +91,93 @@ class EmbeddableModel(QAbstractListModel):
         return None
 
 
-class EmbeddableFilterProxy(QIdentityProxyModel):
-    """The rows of one kind whose title, path or level holds every search word.
+class EmbeddableSearch(QAbstractListModel):
+    """The rows of one kind whose title, path or level holds every search word, best first;
+    with a reader, the ones it can read first and each marked (READABLE_ROLE).
 
-    Filtering runs in C++ over the shared model's search keys; this proxy only maps the rows
-    a view asks for back to their notes. (A QSortFilterProxyModel over the notes themselves
-    would call Python for each of 50,000 rows on every key.)
+    A list model of its own over the shared ``EmbeddableModel``'s rows, not a proxy: a search
+    replaces the rows (one reset) and only the first page is shown until the view asks for
+    more (``fetchMore``), so neither filtering nor layout walks 50,000 rows in Qt. With
+    ``paged`` False the rows stop at the first page (a completer's popup: typing narrows).
     """
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        notes: EmbeddableModel,
+        parent: QObject | None = None,
+        *,
+        kind: NoteKind | None = None,
+        reader: Reader | None = None,
+        paged: bool = True,
+    ) -> None:
         super().__init__(parent)
-        self._notes: EmbeddableModel | None = None
-        self._words: tuple[str, ...] = ()
-        self._kind: Literal["note", "collection"] | None = None
-        self._reader: Reader | None = None
-        self._filter = QSortFilterProxyModel(self)
-        self._filter.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)  # keys are folded
-        # With a reader: this proxy's own copy of the search keys, readable notes first, and
-        # per row of it the shared model's row. Ordered once per list or reader, so a key
-        # typed stays one C++ filter pass (a sort over the filter would call Python per pair).
-        self._ordered_keys = QStringListModel(self)
-        self._order: list[int] | None = None
-        super().setSourceModel(self._filter)
-
-    def setSourceModel(self, model: QAbstractItemModel) -> None:
-        assert isinstance(model, EmbeddableModel)
-        if self._notes is not None:
-            self._notes.modelReset.disconnect(self._rank)
-        self._notes = model
-        model.modelReset.connect(self._rank)  # before its search keys reset
-        self._filter.setSourceModel(model.search_keys())
-        self._rank()
-        self._apply()
+        self._notes = notes
+        self._kind = kind
+        self._reader = reader
+        self._paged = paged
+        self._text = ""
+        self._found = Found([], [])
+        self._shown = 0
+        notes.modelReset.connect(self._search)
+        self._search()
 
     def set_reader(self, reader: Reader | None) -> None:
         """Mark each row readable or not by ``reader`` (the agent being edited), and put the
         readable ones first; None: nothing is marked, and the server's order is kept."""
         self._reader = reader
-        self._rank()
+        self._search()
+
+    def set_search(self, text: str) -> None:
+        if text != self._text:  # a new list re-runs the search by itself (modelReset)
+            self._text = text
+            self._search()
+
+    def set_kind(self, kind: NoteKind | None) -> None:
+        self._kind = kind
+        self._search()
+
+    def match_count(self) -> int:
+        """How many rows match, shown or not yet."""
+        return len(self._found)
+
+    def matched_rows(self) -> list[int]:
+        """The shared model's rows that match, in the order shown (all, not just a page)."""
+        return self._found.rows
 
     def readable(self, note: EmbeddableNote) -> bool | None:
         return note.readable_by(self._reader) if self._reader is not None else None
 
-    def _rank(self) -> None:
-        notes = self._notes
-        if notes is None:
-            return
-        reader = self._reader
-        if reader is None:
-            self._order = None
-            if self._filter.sourceModel() is not notes.search_keys():
-                self._filter.setSourceModel(notes.search_keys())
-            return
-        unreadable = [n.readable_by(reader) is False for n in notes.notes()]
-        order = [i for i, no in enumerate(unreadable) if not no]
-        order += [i for i, no in enumerate(unreadable) if no]
-        keys = notes.key_list()
-        self._order = order
-        self._ordered_keys.setStringList([keys[i] for i in order])
-        if self._filter.sourceModel() is not self._ordered_keys:
-            self._filter.setSourceModel(self._ordered_keys)
-
-    def set_search(self, text: str) -> None:
-        self._words = tuple(text.casefold().split())
-        self._apply()
-
-    def set_kind(self, kind: Literal["note", "collection"] | None) -> None:
-        self._kind = kind
-        self._apply()
-
     def note_row(self, index: AnyIndex) -> int:
         """The row in the shared model of a row shown here; -1 for none."""
-        row = self._filter.mapToSource(self.mapToSource(index)).row()
-        return self._order[row] if self._order is not None and row >= 0 else row
+        row = index.row() if index.isValid() else -1
+        if not 0 <= row < self._shown:
+            return -1
+        readable = self._found.readable  # then the unreadable ones: not joined, 50,000 rows
+        return readable[row] if row < len(readable) else self._found.unreadable[row - len(readable)]
+
+    # ------------------------------------------------------------------ the model
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._shown
+
+    def canFetchMore(self, parent: AnyIndex) -> bool:
+        return self._paged and not parent.isValid() and self._shown < len(self._found)
+
+    def fetchMore(self, parent: AnyIndex) -> None:
+        if not self.canFetchMore(parent):
+            return
+        more = min(NEXT_PAGE, len(self._found) - self._shown)
+        self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
+        self._shown += more
+        self.endInsertRows()
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        row = self.note_row(index) if index.isValid() else -1
-        if self._notes is None or row < 0:
+        row = self.note_row(index)
+        if row < 0:
             return None
         if role == READABLE_ROLE:
             return self.readable(self._notes.note_at(row))
-        return self._notes.data(self._notes.index(row, 0), role)
+        return self._notes.note_data(row, role)
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -211,16 +188,9 @@ class EmbeddableFilterProxy(QIdentityProxyModel):
             | Qt.ItemFlag.ItemNeverHasChildren
         )
 
-    def _apply(self) -> None:
-        if self._kind is None and len(self._words) <= 1:
-            # The completer's usual case: one word, any kind; a plain search beats a pattern.
-            self._filter.setFilterFixedString(self._words[0] if self._words else "")
-            return
-        # Each word a lookahead (every word, any order) after the row's kind.
-        kind = f"{self._kind}\t" if self._kind is not None else ""
-        looks = "".join(f"(?=.*?{QRegularExpression.escape(w)})" for w in self._words)
-        pattern = QRegularExpression(
-            f"^{kind}{looks}" if kind or looks else "",
-            QRegularExpression.PatternOption.DotMatchesEverythingOption,
-        )
-        self._filter.setFilterRegularExpression(pattern)
+    def _search(self) -> None:
+        found = self._notes.search_index().find(self._text, self._kind, self._reader)
+        self.beginResetModel()
+        self._found = found
+        self._shown = min(len(found), FIRST_PAGE)
+        self.endResetModel()

@@ -31,8 +31,8 @@ from widgets.editor.embeddable_model import (
     NOTE_ROLE,
     PATH_ROLE,
     READABLE_ROLE,
-    EmbeddableFilterProxy,
     EmbeddableModel,
+    EmbeddableSearch,
 )
 
 _LEVEL_COLOURS = {"org": "tag_org", "guild": "tag_guild", "agent": "tag_agent"}  # theme tokens
@@ -148,10 +148,9 @@ class InsertPickerDialog(QDialog):
         self.setObjectName("InsertPickerDialog")
 
         self.model = notes if isinstance(notes, EmbeddableModel) else EmbeddableModel(notes, self)
-        self.proxy = EmbeddableFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.set_kind(kind)
-        self.proxy.set_reader(Reader(agent.id, agent.guild_id) if agent is not None else None)
+        reader = Reader(agent.id, agent.guild_id) if agent is not None else None
+        # What the list shows: the search's best matches, a page at a time.
+        self.proxy = EmbeddableSearch(self.model, self, kind=kind, reader=reader)
         self.reader_label = plain_label(self._reader_text())
         self.reader_label.setObjectName("hint")
         self.reader_label.setWordWrap(True)
@@ -168,7 +167,7 @@ class InsertPickerDialog(QDialog):
         self.list_view = QListView()
         self.list_view.setModel(self.proxy)
         self.list_view.setItemDelegate(EmbeddableNoteDelegate(self.list_view))
-        self.list_view.setUniformItemSizes(True)
+        self.list_view.setUniformItemSizes(True)  # one row measured, not one per note
         self.list_view.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
         self.list_view.setAccessibleName("Notes" if kind == "note" else "Tables")
 
@@ -218,7 +217,7 @@ class InsertPickerDialog(QDialog):
 
     def on_search_changed(self, text: str) -> None:
         self.proxy.set_search(text)
-        if self.proxy.rowCount() and not self.list_view.currentIndex().isValid():
+        if self.proxy.rowCount():  # the best match, ready for Enter
             self.list_view.setCurrentIndex(self.proxy.index(0, 0))
         self._update_buttons()
 
@@ -264,7 +263,7 @@ class InsertPickerDialog(QDialog):
         agent = self._agent
         if agent is None:
             return ""
-        if self.model.rowCount() and all(n.access is None for n in self.model.notes()):
+        if self.model.rowCount() and not self.model.search_index().shares_access:
             return (
                 f"This server doesn't share who can read each note, so whether {agent.name} "
                 "can read one can't be checked here."

@@ -12,8 +12,9 @@ from app.core.line_endings import LineEndings
 from app.core.models import EmbeddableNote
 from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
-from widgets.editor.embeddable_model import EmbeddableModel, NoteList
+from widgets.editor.embeddable_model import EmbeddableModel
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
+from widgets.editor.note_search import NoteIndex
 
 _EMBED_OPEN = "![["
 _POPUP_KEYS = frozenset(
@@ -73,7 +74,7 @@ class TaskEditor(QPlainTextEdit):
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""
         self.highlighter.set_verdicts(verdicts)
 
-    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteList) -> None:
+    def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteIndex) -> None:
         self.embeddable_model.set_notes(notes)
 
     def insert_embed(self, display_path: str) -> None:

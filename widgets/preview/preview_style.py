@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from app.render import PREVIEW_STYLESHEET
 from widgets.common.theme import Theme
 
@@ -32,6 +34,7 @@ span.chip-unchecked {{ background-color: {embed_plain_bg}; color: {embed_plain};
 tinted header row. Inlined notes are tables too: their cells have no grid, only a tint."""
 
 
+@cache  # per look: each preview pane asks on every palette and style change
 def preview_stylesheet(theme: Theme) -> str:
     """The structural rules of ``app.render`` followed by ``theme``'s colours."""
     return PREVIEW_STYLESHEET + _THEMED.format(**theme.tokens())

@@ -21,7 +21,7 @@ from app.desk.runner import Runner
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
-from widgets.editor.embeddable_model import with_search_keys
+from widgets.editor.embeddable_model import NoteList, with_search_keys
 from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
@@ -62,6 +62,7 @@ class TaskTab(QWidget):
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
     features_changed = Signal()  # learnt that the server lacks something (status line)
+    notes_listed = Signal()  # the notes and collections to insert are in
     unsaved_changed = Signal(str, bool)  # (agent id, whether its Task has unsaved edits)
 
     def __init__(
@@ -170,11 +171,15 @@ class TaskTab(QWidget):
         self.session = session
         self.runner.submit(  # the search keys are built off the GUI thread too
             lambda: with_search_keys(connection.client.embeddable_notes()),
-            on_done=self.editor.set_embeddable_notes,
+            on_done=self._on_notes_listed,
             on_error=lambda exc: self.messages.warning(
                 describe_failure(exc, doing="The notes to insert could not be listed").text
             ),
         )
+
+    def _on_notes_listed(self, notes: NoteList) -> None:
+        self.editor.set_embeddable_notes(notes)
+        self.notes_listed.emit()
 
     def set_sidebar_broken(self, lookup: Callable[[str], tuple[BrokenEmbed, ...]]) -> None:
         """The server's embed status (per agent) for the header mark and the banner."""

@@ -10,12 +10,12 @@ texts never holds the GUI thread for long.
 
 from __future__ import annotations
 
-import qtawesome as qta
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from app.core.diff_model import SideBySide, build_diff
+from widgets.common.icons import IconName, icon
 from widgets.versions.compare_canvas import CompareCanvas
 from widgets.versions.compare_paint import FILLER, NEW_LINE, NEW_WORD, OLD_LINE, OLD_WORD
 
@@ -49,12 +49,12 @@ class DiffView(QWidget):
         for title in (self.old_title, self.new_title):
             title.setTextFormat(Qt.TextFormat.PlainText)  # version names come from a server
         self.count_label = QLabel(change_count_text(0))
-        self.previous_button = self._button("Previous change", "mdi6.arrow-up", PREVIOUS_KEYS)
-        self.next_button = self._button("Next change", "mdi6.arrow-down", NEXT_KEYS)
-        self.fold_button = self._button("Show unchanged lines", "mdi6.unfold-more-horizontal")
+        self.previous_button = self._button("Previous change", "change_previous", PREVIOUS_KEYS)
+        self.next_button = self._button("Next change", "change_next", NEXT_KEYS)
+        self.fold_button = self._button("Show unchanged lines", "unfold")
         self.fold_button.setCheckable(True)
         # Restore by change: shown only where a compare offers it (Versions › Compare).
-        self.take_button = self._button("Take this change", "mdi6.undo-variant")
+        self.take_button = self._button("Take this change", "take")
         self.take_button.hide()
         self.take_button.clicked.connect(self.on_take_clicked)
         self.canvas = CompareCanvas()
@@ -83,13 +83,13 @@ class DiffView(QWidget):
         layout.addWidget(self.canvas, 1)
         self._update_controls()
 
-    def _button(self, label: str, icon: str, keys: QKeySequence | None = None) -> QToolButton:
+    def _button(self, label: str, name: IconName, keys: QKeySequence | None = None) -> QToolButton:
         button = QToolButton()
         button.setText(label)
         shortcut = f" ({keys.toString(QKeySequence.SequenceFormat.NativeText)})" if keys else ""
         button.setToolTip(label + shortcut)
         button.setAccessibleName(label)
-        button.setIcon(qta.icon(icon))
+        button.setIcon(icon(name))
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         return button
 

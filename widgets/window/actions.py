@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton, QWidget
 
 from widgets.common.icons import IconName, icon
-from widgets.dialogs.about import open_about
 from widgets.dialogs.shortcuts import ShortcutsDialog, shortcut_rows
 from widgets.window.edit_menu import EditActions
 
@@ -67,7 +66,7 @@ class WindowActions(QObject):
         self.shortcuts.triggered.connect(self.open_shortcuts)
         self.about = self._action("&About Taskdesk", None)
         self.about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu
-        self.about.triggered.connect(lambda: open_about(window))
+        self.about.triggered.connect(lambda: _open_about(window))
         self.insert_note.setToolTip("Insert a note at the cursor as ![[display-path]]")
         self.insert_table.setToolTip("Insert a collection at the cursor as ![[display-path]]")
         self.discard.setToolTip("Drop the unsaved edits (Edit › Undo brings them back)")
@@ -169,3 +168,9 @@ class WindowActions(QObject):
             overflow.setAccessibleName("More tools")
             overflow.setToolTip("More tools (the window is too narrow to show them all)")
             overflow.setIcon(icon("more"))
+
+
+def _open_about(window: QWidget) -> None:
+    from widgets.dialogs.about import open_about  # loads its modules on first use
+
+    open_about(window)

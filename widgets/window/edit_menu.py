@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
-from widgets.editor.find_bar import FindBar
-from widgets.editor.go_to_line import GoToLineDialog
-from widgets.editor.task_editor import TaskEditor
+if TYPE_CHECKING:  # the editor's modules load after the first paint, with the Task tab
+    from widgets.editor.find_bar import FindBar
+    from widgets.editor.go_to_line import GoToLineDialog
+    from widgets.editor.task_editor import TaskEditor
 
 StandardKey = QKeySequence.StandardKey
 ActionFactory = Callable[[str, StandardKey | str | None], QAction]
@@ -136,6 +138,8 @@ class EditActions(QObject):
         editor = self._editor
         if editor is None:
             return
+        from widgets.editor.go_to_line import GoToLineDialog
+
         dialog = GoToLineDialog(
             editor.textCursor().blockNumber() + 1, editor.blockCount(), self._window
         )

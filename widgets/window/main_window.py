@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QToolBar, QWidget
 
@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
 
     connected = Signal()
     agent_opened = Signal(str)
+    notes_listed = Signal()  # the notes and collections to insert are in (once per server)
 
     def __init__(
         self,
@@ -94,6 +95,8 @@ class MainWindow(QMainWindow):
         )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
+        self._tab_loading = False  # its modules are loading on a worker
+        self._waiting_connection: Connection | None = None  # for them, to open its agent
         self._placeholder = QWidget()  # the Task tab's place until it is built
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
@@ -113,8 +116,7 @@ class MainWindow(QMainWindow):
             lambda: self.connection.store if self.connection is not None else None,
             data_dir,
         )
-        # The editor stack is built on the GUI thread while the server starts.
-        self.start_up.starting.connect(lambda: QTimer.singleShot(0, lambda: self.task_tab))
+        self.start_up.starting.connect(self._prepare_task_tab)
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
 
@@ -156,11 +158,31 @@ class MainWindow(QMainWindow):
             tab.task_saved.connect(self.on_task_saved)
             tab.features_changed.connect(self.show_server_features)
             tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+            tab.notes_listed.connect(self.notes_listed)
             self.status_line.follow_editor(tab.editor)
             self.splitter.replaceWidget(1, tab)
             self._placeholder.deleteLater()
             self._task_tab = tab
         return self._task_tab
+
+    def _prepare_task_tab(self) -> None:
+        """While the server starts, the editor stack's modules load on a worker (on the GUI
+        thread their imports held the window for ~0.6 s); the tab is built once they are in."""
+        if self._task_tab is None and not self._tab_loading:
+            self._tab_loading = True
+            self.runner.submit(
+                _load_task_tab_modules,
+                on_done=lambda _: self._on_tab_modules_in(),
+                on_error=lambda _: self._on_tab_modules_in(),  # the GUI thread's import says why
+            )
+
+    def _on_tab_modules_in(self) -> None:
+        self._tab_loading = False
+        waiting, self._waiting_connection = self._waiting_connection, None
+        if waiting is not None and waiting is self.connection:
+            self._open_in_tab(waiting)
+        else:
+            self.task_tab  # noqa: B018 (built now, while nothing waits for it)
 
     # ------------------------------------------------------------------ start-up
 
@@ -219,6 +241,12 @@ class MainWindow(QMainWindow):
             features=connection.features,
             offline=connection.offline_as_of is not None,
         )
+        if self._tab_loading:  # the sidebar is filled; the Task follows its modules
+            self._waiting_connection = connection
+        else:
+            self._open_in_tab(connection)
+
+    def _open_in_tab(self, connection: Connection) -> None:
         self.task_tab.set_connection(connection)
         self.connected.emit()
         first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
@@ -395,3 +423,8 @@ class MainWindow(QMainWindow):
         if self.connection is not None:
             self.connection.close()
         self.start_up.stop_embedded()
+
+
+def _load_task_tab_modules() -> None:
+    """Imports only: classes are defined, no widget is made (safe off the GUI thread)."""
+    import widgets.task.task_tab  # noqa: F401

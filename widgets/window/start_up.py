@@ -95,13 +95,12 @@ class StartUp(QObject):
     ) -> None:
         """Connect to ``server_url``, else the remembered server, else the embedded default
         (``local``: the embedded default whatever was remembered)."""
-        from app.connect.connection import begin
         from app.connect.paths import data_dir
 
         folder = self._data_dir or data_dir()
         self._sidebar.set_empty_text("Starting…")
         self._runner.submit(
-            lambda: begin(server_url, folder, launch, local=local),
+            lambda: _begin(server_url, folder, launch, local=local),
             on_done=self._on_begun,
             on_error=self._on_start_failed,
         )
@@ -236,3 +235,13 @@ class StartUp(QObject):
             self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
         else:
             self._messages.error(text)
+
+
+def _begin(
+    server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
+) -> StartOutcome:
+    """On the runner: the connection's modules (requests among them) load here, not on the
+    GUI thread."""
+    from app.connect.connection import begin
+
+    return begin(server_url, folder, launch, local=local)
