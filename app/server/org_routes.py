@@ -153,7 +153,7 @@ def embeddable_notes(request: Request, caller: CallerDep, form: FormQuery = None
             encoded = (
                 compact_body(readable) if chosen == "compact" else spec_body(readable, extensions)
             )
-            kept = bodies.keep(etag, encoded)
+            kept = bodies.keep(etag, generation, encoded)
     if not extensions:
         return Response(kept.body, media_type="application/json")
     headers = {"ETag": etag, "Vary": "Accept-Encoding"}

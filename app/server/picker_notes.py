@@ -30,7 +30,7 @@ COMPACT_KINDS: tuple[Kind, ...] = ("note", "collection")
 """The compact form's ``kinds`` table: entries name their kind by its index here."""
 
 GZIP_LEVEL = 1  # a fifth of the bytes already; higher levels take five times as long
-KEPT_BODIES = 64  # a few callers at a time, in each form: keep the newest answers
+KEPT_BYTES = 96 * 1024 * 1024  # a dozen callers' lists of 50,000 notes, in either form
 
 PickerRow = tuple[str, Kind, str, tuple[AccessEntry, ...]]
 """(display path, kind, stored title, access list) of one note or collection."""
@@ -59,10 +59,12 @@ class PickerBody:
 
 
 class PickerBodies:
-    """The encoded answers kept for the newest callers and generations (one per server)."""
+    """The encoded answers kept for the newest callers, of the newest generation only (an
+    older one is never asked for again: the ETag names it), within ``KEPT_BYTES``."""
 
     def __init__(self) -> None:
         self._bodies: dict[str, PickerBody] = {}
+        self._generation = -1
         self._rows: tuple[int, list[PickerRow]] | None = None  # every caller's rows, unfiltered
         self._lock = threading.Lock()
 
@@ -70,12 +72,18 @@ class PickerBodies:
         with self._lock:
             return self._bodies.get(etag)
 
-    def keep(self, etag: str, body: bytes) -> PickerBody:
+    def keep(self, etag: str, generation: int, body: bytes) -> PickerBody:
         kept = PickerBody(body)
         with self._lock:
-            if len(self._bodies) >= KEPT_BODIES:
-                self._bodies.pop(next(iter(self._bodies)))
+            if generation < self._generation:
+                return kept  # read before a change that another request has already seen
+            if generation > self._generation:
+                self._bodies.clear()
+                self._generation = generation
             self._bodies[etag] = kept
+            total = sum(len(b.body) for b in self._bodies.values())
+            while total > KEPT_BYTES and len(self._bodies) > 1:
+                total -= len(self._bodies.pop(next(iter(self._bodies))).body)
         return kept
 
     def rows(self, generation: int) -> list[PickerRow] | None:
