@@ -130,7 +130,7 @@ def _title(file: OrgFile) -> str:
 def embeddable_notes(request: Request, caller: CallerDep, form: FormQuery = None) -> Response:
     """No note text is read; the answer is kept per caller until a note or collection changes
     (EXTENSION: an ETag, so a client that has it gets 304; ``?form=compact``, the same list
-    in a quarter of the bytes; gzip when accepted)."""
+    in a third of the bytes; gzip when accepted)."""
     extensions = bool(request.app.state.extensions)
     # A spec-only server knows no forms: it answers the spec's list, as any server would.
     chosen: Form = "compact" if extensions and form == COMPACT else "spec"

@@ -1,7 +1,7 @@
 """GET /api/org/embeddable-notes' bodies: the spec's list and the compact form, kept encoded.
 
 The compact form (EXTENSION, asked with ``?form=compact``; docs/API-EXTENSIONS.md) says the
-same in about a quarter of the bytes: each access list and folder once, in a table that the
+same in about a third of the bytes: each access list and folder once, in a table that the
 entries point into, each entry a short array, and no ``level`` (the path gives it). Each
 body is kept per caller and generation of the notes (the ETag names both), with its gzip
 made once for clients that accept it.
