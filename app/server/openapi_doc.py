@@ -293,7 +293,7 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "200": _body(
             "The notes and collections the caller can read: the spec's list, or with "
             "`form=compact` the compact form (gzip when accepted)",
-            {"oneOf": [EMBEDDABLE_NOTES, COMPACT_NOTES]},
+            {"type": "object", "oneOf": [EMBEDDABLE_NOTES, COMPACT_NOTES]},
             ETag="the list's ETag, one per caller, form and change of the notes",
             Vary="Accept-Encoding",
         ),

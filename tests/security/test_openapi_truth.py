@@ -57,6 +57,10 @@ def _check(document: dict[str, Any], method: str, template: str, answer: request
         ("get", "/api/org/agents", "/api/org/agents", "mia", None),
         ("get", "/api/org/guilds", "/api/org/guilds", "scout", None),
         ("get", "/api/org/embeddable-notes", "/api/org/embeddable-notes", "mia", None),
+        ("get", "/api/org/embeddable-notes", "/api/org/embeddable-notes?form=compact", "ann",
+         None),
+        ("get", "/api/org/embeddable-notes", "/api/org/embeddable-notes?form=compact", "scout",
+         None),
         ("get", "/api/guilds/{guild_id}/embed-status", "/api/guilds/guild_ops/embed-status",
          "ann", None),
         ("get", "/api/guilds/{guild_id}/embed-status", "/api/guilds/nope/embed-status",
@@ -129,3 +133,12 @@ def test_the_document_is_served_without_a_token(live_server: LiveServer, path: s
     answer = requests.get(live_server.url + path, timeout=TIMEOUT)
     assert answer.status_code == 200
     assert "ann-secret" not in answer.text  # it describes the API and holds no data
+
+
+def test_the_picker_lists_304_matches_the_document(live_server: LiveServer) -> None:
+    document = _document(live_server)
+    path = "/api/org/embeddable-notes?form=compact"
+    etag = call(live_server, "GET", path, "ann").headers["ETag"]
+    again = call(live_server, "GET", path, "ann", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    _check(document, "get", "/api/org/embeddable-notes", again)
