@@ -8,7 +8,8 @@ ratio. The workspaces come from `bench/scale_workspace.py` (deterministic). Base
   over a QSortFilterProxyModel of titles);
 - `![[` completer: a QCompleter over a QStringListModel of the paths;
 - embed-status merge: the same number of dataChanged signals on a QStringListModel;
-- server: a GET of /api/me on the same server (plain HTTP round trip);
+- server: a GET of /api/me on the same server (plain HTTP round trip); the picker's list is
+  measured in the spec form, the compact form (plain and gzip) and as a 304;
 - restart: the same server on the small demo workspace's database, and the floor: a process
   that only imports the server's modules (Python, FastAPI, uvicorn) and exits;
 - launch: bench_launch's bare window with the same imports.
@@ -265,6 +266,48 @@ def _median_ms(call: Callable[[], object], runs: int = 5) -> float:
     return statistics.median(times) * 1000
 
 
+def _notes_figures(url: str, session: Any) -> dict[str, Any]:
+    """The picker's list: the first answer (nothing kept yet), the spec form and the compact
+    one (plain and gzip) kept, a 304, and the app's client reading it whole and unchanged."""
+    from app.client import TaskdeskClient
+
+    notes = f"{url}/api/org/embeddable-notes"
+    compact = notes + "?form=compact"
+    plain = {"Accept-Encoding": "identity"}
+    gzip = {"Accept-Encoding": "gzip"}
+    out: dict[str, Any] = {}
+    start = time.perf_counter()
+    first = session.get(compact, headers=plain)  # the first after a start or a change
+    out["notes_first_ms"] = (time.perf_counter() - start) * 1000
+    out["compact_bytes"] = len(first.content)
+    out["notes_bytes"] = len(session.get(notes, headers=plain).content)
+    out["compact_gzip_bytes"] = int(session.get(compact, headers=gzip).headers["Content-Length"])
+    out["notes_ms"] = _median_ms(lambda: session.get(notes, headers=plain).raise_for_status())
+    out["compact_ms"] = _median_ms(lambda: session.get(compact, headers=plain).raise_for_status())
+    out["compact_gzip_ms"] = _median_ms(
+        lambda: session.get(compact, headers=gzip).raise_for_status()
+    )
+    unchanged = {"If-None-Match": first.headers["ETag"]}
+    out["notes_304_ms"] = _median_ms(
+        lambda: session.get(compact, headers=unchanged).raise_for_status()
+    )
+
+    def client_read(compact_form: bool) -> float:
+        with TaskdeskClient(url, OPERATOR_TOKEN) as client:
+            client.ask_compact_notes(compact_form)
+            start = time.perf_counter()
+            client.embeddable_notes()
+            return (time.perf_counter() - start) * 1000
+
+    out["client_spec_ms"] = statistics.median(client_read(False) for _ in range(3))
+    out["client_compact_ms"] = statistics.median(client_read(True) for _ in range(3))
+    with TaskdeskClient(url, OPERATOR_TOKEN) as client:
+        client.ask_compact_notes()
+        client.embeddable_notes()
+        out["client_304_ms"] = _median_ms(client.embeddable_notes)
+    return out
+
+
 def server_and_app(scale: Scale, tmp: Path, app_runs: int) -> dict[str, Any]:
     """Figures that need the real server: HTTP, restart, and the app started against it."""
     import requests
@@ -279,11 +322,7 @@ def server_and_app(scale: Scale, tmp: Path, app_runs: int) -> dict[str, Any]:
         session = requests.Session()
         session.headers.update(auth)
         out["me_ms"] = _median_ms(lambda: session.get(f"{url}/api/me").raise_for_status())
-        body = session.get(f"{url}/api/org/embeddable-notes")
-        out["notes_bytes"] = len(body.content)
-        out["notes_ms"] = _median_ms(
-            lambda: session.get(f"{url}/api/org/embeddable-notes").raise_for_status()
-        )
+        out.update(_notes_figures(url, session))
         out["status_ms"] = _median_ms(
             lambda: session.get(f"{url}/api/guilds/g0001/embed-status").raise_for_status()
         )
@@ -588,10 +627,37 @@ def _app_rows(small: dict[str, Any], big: dict[str, Any]) -> None:
 
     _row("server: embeddable-notes ms [GET /api/me]", *pair("notes_ms", "me_ms"))
     _row(
-        "server: embeddable-notes body, MB",
-        f"{small['notes_bytes'] / 1e6:.2f}",
-        f"{big['notes_bytes'] / 1e6:.2f}",
+        "server: embeddable-notes compact ms [/api/me]",
+        *pair("compact_ms", "me_ms"),
+        "target <= 50 ms",
     )
+    _row("server: embeddable-notes compact, gzip ms [/api/me]", *pair("compact_gzip_ms", "me_ms"))
+    _row(
+        "server: embeddable-notes unchanged, 304 ms [/api/me]",
+        *pair("notes_304_ms", "me_ms"),
+        "what the app pays per agent opened",
+    )
+    _row(
+        "server: embeddable-notes first answer, compact ms",
+        f"{small['notes_first_ms']:.0f}",
+        f"{big['notes_first_ms']:.0f}",
+        "once per change of the notes",
+    )
+    for key, label in (
+        ("notes_bytes", "spec"),
+        ("compact_bytes", "compact"),
+        ("compact_gzip_bytes", "compact, gzip"),
+    ):
+        _row(
+            f"server: embeddable-notes body, {label}, MB",
+            f"{small[key] / 1e6:.2f}",
+            f"{big[key] / 1e6:.2f}",
+        )
+    _row(
+        "client: picker list read, compact ms [spec form]",
+        *pair("client_compact_ms", "client_spec_ms"),
+    )
+    _row("client: picker list unchanged (304) ms [/api/me]", *pair("client_304_ms", "me_ms"))
     _row("server: embed-status, one guild, ms [/api/me]", *pair("status_ms", "me_ms"))
     _row("server: Task GET, ms [/api/me]", *pair("task_ms", "me_ms"))
     _row(

@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 import orjson
 
+from app.client.compact_notes import COMPACT
 from app.client.errors import (
     BadResponse,
     ConnectionLost,
@@ -73,6 +74,8 @@ class TaskdeskClient:
         self._tasks_lock = threading.Lock()
         self._skipped_logged: set[str] = set()  # odd picker items already logged
         self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
+        self._notes: tuple[str, tuple[EmbeddableNote, ...]] | None = None  # last list, its ETag
+        self._compact_notes = False  # see ask_compact_notes
 
     @property
     def base_url(self) -> str:
@@ -209,14 +212,36 @@ class TaskdeskClient:
         answer = self._http.request("GET", "/api/org/embed-status")
         return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
 
+    def ask_compact_notes(self, compact: bool = True) -> None:
+        """Ask for the picker's notes in the compact form (an EXTENSION: only for a server
+        known to have extensions; an answer in the spec's form is read all the same)."""
+        self._compact_notes = compact
+
     def embeddable_notes(self) -> list[EmbeddableNote]:
         """The Insert picker's notes and collections; items it can't use are skipped and
-        logged once per client (the list is asked again on every agent opened)."""
-        answer = self._http.request("GET", "/api/org/embeddable-notes")
+        logged once per client. The list is asked again on every agent opened: with the ETag
+        of the last one, so an unchanged list costs the server a 304 and no body."""
+        with self._tasks_lock:
+            known = self._notes
+        headers = {"If-None-Match": known[0]} if known is not None else {}
+        path = "/api/org/embeddable-notes"
+        if self._compact_notes:
+            path += "?form=" + COMPACT
+        answer = self._http.request("GET", path, headers=headers, expect=(200, 304))
+        if answer.status == 304:
+            if known is None:
+                raise BadResponse(
+                    "The server said the notes to embed were unchanged, but nothing was "
+                    "asked about. Try again; the server may be misconfigured.",
+                    status=304,
+                )
+            return list(known[1])
         notes, skipped = parse_answer(
             answer.body, "the notes to embed", embeddable_notes_from, _type(answer)
         )
+        etag = answer.headers.get("ETag")
         with self._tasks_lock:
+            self._notes = (etag, tuple(notes)) if etag else None
             new = [reason for reason in skipped if reason not in self._skipped_logged]
             self._skipped_logged.update(new)
         if new:

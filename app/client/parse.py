@@ -7,6 +7,7 @@ from typing import TypeVar
 
 import orjson
 
+from app.client.compact_notes import compact_notes, is_compact
 from app.client.errors import BadResponse
 from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
 from app.core import model_json
@@ -72,7 +73,10 @@ def embed_status_from(data: object) -> list[AgentEmbedStatus]:
 
 
 def embeddable_notes_from(data: object) -> tuple[list[EmbeddableNote], list[str]]:
-    """The picker rows, and why each item the picker can't use was skipped."""
+    """The picker rows, and why each item the picker can't use was skipped; from the spec's
+    list or the compact form (EXTENSION), whichever the server answered."""
+    if is_compact(data):
+        return compact_notes(data)
     return model_json.embeddable_notes(Fields(data, "the answer").value("notes"))
 
 

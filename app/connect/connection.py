@@ -215,6 +215,7 @@ def open_connection(
             client.close()
             raise
         me, agents, guilds, as_of = seen
+        client.ask_compact_notes()  # only a server with extensions left what is opened here
         connection = Connection(url, client, me, agents, guilds, store, token=token, local=local)
         connection.offline_as_of = as_of
         connection.initial_agent_id = last_agent(connection.server_key)
@@ -300,6 +301,7 @@ def _sign_in(
         me = assumed_operator()
     else:
         listed = None
+        client.ask_compact_notes()  # a server with extensions: the picker's list, compact
     agents = _unless_missing(client.agents)
     guilds = _unless_missing(client.guilds)
     features.agent_list = agents is not None

@@ -14,6 +14,8 @@ Against a server without them the app still works, with less:
   ``embed-status``, asked per known guild: the operator may give an agent's guild when
   opening it by id (remembered per server); with no guild known it is skipped, and said.
 - no ETag on task.md: the client simply reads the whole Task again.
+- no ``/api/me``, so no extensions: the picker's notes are asked in the spec's form, not the
+  compact one (``?form=compact``), and read whole each time unless the answer has an ETag.
 - no live version in a 409: the conflict works the same, the session reads the live Task.
 """
 

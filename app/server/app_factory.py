@@ -18,6 +18,7 @@ from app.server import org_routes, task_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
 from app.server.openapi_doc import describe
+from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import (
     ApiError,
@@ -130,7 +131,7 @@ def create_app(
     )
     app.state.db = db
     app.state.callers = {}
-    app.state.embeddable_cache = {}  # the picker's answer per caller (org_routes)
+    app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     app.add_exception_handler(ApiError, on_api_error)

@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS files (
     access TEXT NOT NULL,
     deleted_at TEXT
 );
+-- The picker's list reads these columns only: from the index, never the pages of note text.
+CREATE INDEX IF NOT EXISTS files_for_the_picker
+    ON files (display_path, kind, title, access) WHERE deleted_at IS NULL;
 CREATE TABLE IF NOT EXISTS file_changes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     display_path TEXT NOT NULL,

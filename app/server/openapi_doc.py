@@ -129,6 +129,31 @@ EMBEDDABLE_NOTES = _object(
         }
     },
 )
+# Extension: the same list asked with ?form=compact (docs/API-EXTENSIONS.md).
+COMPACT_NOTES = _object(
+    ["form", "kinds", "folders", "access", "entries"],
+    {
+        "form": {"type": "string", "enum": ["compact"]},
+        "kinds": {"type": "array", "items": {"type": "string", "enum": ["note", "collection"]}},
+        "folders": {"type": "array", "items": STRING},
+        "access": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "items": {"type": "array", "items": STRING, "minItems": 2, "maxItems": 2},
+            },
+        },
+        "entries": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                # [folder (index), file name, title ("" = the file name), kind, access (index)]
+                "items": {"anyOf": [INTEGER, STRING]},
+                "minItems": 5,
+            },
+        },
+    },
+)
 NOTE = _object(
     ["display_path", "title", "kind", "level", "version", "content_hash", "access"],
     {
@@ -265,7 +290,14 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "401": UNAUTHORIZED,
     },
     ("get", "/api/org/embeddable-notes"): {
-        "200": _body("The notes and collections the caller can read", EMBEDDABLE_NOTES),
+        "200": _body(
+            "The notes and collections the caller can read: the spec's list, or with "
+            "`form=compact` the compact form (gzip when accepted)",
+            {"oneOf": [EMBEDDABLE_NOTES, COMPACT_NOTES]},
+            ETag="the list's ETag, one per caller, form and change of the notes",
+            Vary="Accept-Encoding",
+        ),
+        "304": {"description": "Unchanged since the ETag in If-None-Match"},
         "401": UNAUTHORIZED,
     },
     ("get", "/api/notes/{display_path}"): {

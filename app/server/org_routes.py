@@ -12,24 +12,39 @@ that a live Task embeds directly is refused with 409.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-import orjson
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
-from app.core.models import AccessEntry, OrgFile, sha256_hex
+from app.core.models import OrgFile
 from app.server.auth import CallerDep, database
 from app.server.callers import Caller
 from app.server.database import AgentRecord, FileEmbeddedError, Transaction
 from app.server.live_expansion import expand_live_task
+from app.server.picker_notes import (
+    COMPACT,
+    Form,
+    PickerBodies,
+    accepts_gzip,
+    access_json,
+    compact_body,
+    picker_etag,
+    readable_rows,
+    spec_body,
+)
 from app.server.responses import ApiError, JsonResponse
 from app.server.run_views import readable_by, visible_broken_embeds
 from app.server.task_routes import etag_matches
 
 router = APIRouter()
 extension_router = APIRouter()
+
+FormQuery = Annotated[
+    str | None,
+    Query(description="EXTENSION: `compact` asks for the compact form; anything else is ignored"),
+]
 
 
 @extension_router.get("/api/me")
@@ -112,47 +127,40 @@ def _title(file: OrgFile) -> str:
 
 
 @router.get("/api/org/embeddable-notes")
-def embeddable_notes(request: Request, caller: CallerDep) -> Response:
+def embeddable_notes(request: Request, caller: CallerDep, form: FormQuery = None) -> Response:
     """No note text is read; the answer is kept per caller until a note or collection changes
-    (EXTENSION: an ETag, so a client that has it gets 304)."""
+    (EXTENSION: an ETag, so a client that has it gets 304; ``?form=compact``, the same list
+    in a third of the bytes; gzip when accepted)."""
+    extensions = bool(request.app.state.extensions)
+    # A spec-only server knows no forms: it answers the spec's list, as any server would.
+    chosen: Form = "compact" if extensions and form == COMPACT else "spec"
+    bodies: PickerBodies = request.app.state.picker_bodies
     with database(request).read() as tx:
         generation = tx.files_generation()
-        etag = f'"notes-{generation}-{sha256_hex(caller.type + ":" + caller.id)[:16]}"'
         # Extension: each entry also carries its access list, so the Insert picker can say
         # which notes the agent being edited can read (docs/API-EXTENSIONS.md). A spec-only
         # server leaves it out.
-        with_access = bool(request.app.state.extensions)
-        key = etag if with_access else etag + "-spec"
-        cache: dict[str, bytes] = request.app.state.embeddable_cache
-        body = cache.get(key)
-        if body is None:
-            body = orjson.dumps({"notes": _embeddable(tx, caller, with_access)})
-            if len(cache) >= 64:  # a few callers at a time: keep the newest answers
-                cache.pop(next(iter(cache)))
-            cache[key] = body
-    if not request.app.state.extensions:
-        return Response(body, media_type="application/json")
-    if etag_matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers={"ETag": etag})
-    return Response(body, media_type="application/json", headers={"ETag": etag})
-
-
-def _embeddable(tx: Transaction, caller: Caller, with_access: bool) -> list[dict[str, Any]]:
-    return [
-        {
-            "display_path": path,
-            "title": title or file_stem(path),
-            "kind": kind,
-            "level": level_of(path),
-            **({"access": _access(access)} if with_access else {}),
-        }
-        for path, kind, title, access in tx.embeddable_files()
-        if caller.can_read(access)
-    ]
-
-
-def _access(access: tuple[AccessEntry, ...]) -> list[dict[str, str]]:
-    return [{"principal": e.principal, "role": e.role} for e in access]
+        etag = picker_etag(generation, caller, chosen, with_access=extensions)
+        if extensions and etag_matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers={"ETag": etag, "Vary": "Accept-Encoding"})
+        kept = bodies.get(etag)
+        if kept is None:
+            rows = bodies.rows(generation)
+            if rows is None:
+                rows = tx.embeddable_files()
+                bodies.keep_rows(generation, rows)
+            readable = readable_rows(rows, caller)
+            encoded = (
+                compact_body(readable) if chosen == "compact" else spec_body(readable, extensions)
+            )
+            kept = bodies.keep(etag, generation, encoded)
+    if not extensions:
+        return Response(kept.body, media_type="application/json")
+    headers = {"ETag": etag, "Vary": "Accept-Encoding"}
+    if chosen == "compact" and accepts_gzip(request.headers.get("accept-encoding")):
+        headers["Content-Encoding"] = "gzip"
+        return Response(kept.gzipped(), media_type="application/json", headers=headers)
+    return Response(kept.body, media_type="application/json", headers=headers)
 
 
 def note_body(file: OrgFile) -> dict[str, Any]:
@@ -166,7 +174,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
     }
     if file.kind == "note":
         body["text"] = file.text or ""
-    body["access"] = _access(file.access)
+    body["access"] = access_json(file.access)
     return body
 
 

@@ -25,6 +25,7 @@ from app.core.workspace import Workspace, load_workspace
 from tests.live_server import LiveServer, ServerFactory
 
 TIMEOUT = 15.0
+EMBEDDABLE = "/api/org/embeddable-notes"
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -119,6 +120,8 @@ def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> I
         assert len(names) <= 1, f"{template}: give this test values for {names}"
         if not names:
             yield Call(method, template, template)
+            if template == EMBEDDABLE:  # the same list in its compact form (EXTENSION)
+                yield Call(method, template, template + "?form=compact")
             continue
         (name,) = names
         assert name in values, f"{method} {template}: give this test values for {{{name}}}"
@@ -144,10 +147,30 @@ def _search(answer: requests.Response, secrets: Secrets) -> list[str]:
     seen = f"{answer.status_code}\n{json.dumps(dict(answer.headers))}\n{answer.text}"
     # JSON escapes quotes and slashes in strings; look in the decoded text too.
     with contextlib.suppress(ValueError):
-        seen += "\n" + json.dumps(answer.json(), ensure_ascii=False)
+        decoded = answer.json()
+        seen += "\n" + json.dumps(decoded, ensure_ascii=False)
+        seen += "\n" + "\n".join(_compact_paths(decoded))
     leaks = [f"text {f!r}" for f in secrets.fragments if f in seen]
     leaks += [f"path {p!r}" for p in secrets.paths if p in seen]
     return leaks
+
+
+def _compact_paths(decoded: object) -> list[str]:
+    """The display paths of a compact answer, which sends each as a folder and a name."""
+    if not isinstance(decoded, dict) or decoded.get("form") != "compact":
+        return []
+    folders = decoded["folders"]
+    return [folders[entry[0]] + entry[1] for entry in decoded["entries"]]
+
+
+def _compact_rows(decoded: dict[str, Any]) -> list[tuple[str, str, str, list[list[str]]]]:
+    """(path, title, kind, access pairs) of each entry of a compact answer, read here from
+    docs/API-EXTENSIONS.md, not with the client's reader."""
+    rows = []
+    for folder, name, title, kind, access in (e[:5] for e in decoded["entries"]):
+        path = decoded["folders"][folder] + name
+        rows.append((path, title, decoded["kinds"][kind], decoded["access"][access]))
+    return rows
 
 
 @pytest.fixture
@@ -275,3 +298,31 @@ def test_the_runs_list_names_only_what_each_caller_may_read(
             assert triage not in paths, who
         one = requests.get(f"{server.url}/api/runs/{entry['id']}", headers=headers, timeout=TIMEOUT)
         assert paths == [n["display_path"] for n in one.json()["task_source"]["notes"]], who
+
+
+def test_both_forms_of_the_picker_list_give_each_caller_the_same_notes(
+    demo: tuple[LiveServer, Workspace],
+) -> None:
+    """Operators, members and agents: the compact form lists exactly what the spec form
+    lists, with the same access lists, and that is what the access rule gives them."""
+    server, workspace = demo
+    callers = _callers(workspace, server)
+    assert {c.type for c in callers} == {"operator", "member", "agent"}
+    for caller in callers:
+        auth = {"Authorization": f"Bearer {caller.token}"}
+        spec = requests.get(server.url + EMBEDDABLE, headers=auth, timeout=TIMEOUT).json()
+        compact = requests.get(
+            server.url + EMBEDDABLE + "?form=compact", headers=auth, timeout=TIMEOUT
+        ).json()
+        rows = _compact_rows(compact)
+        assert [r[0] for r in rows] == [n["display_path"] for n in spec["notes"]], caller.id
+        assert [r[2] for r in rows] == [n["kind"] for n in spec["notes"]], caller.id
+        assert [[{"principal": p, "role": r} for p, r in row[3]] for row in rows] == [
+            n["access"] for n in spec["notes"]
+        ], caller.id
+        expected = {
+            f.display_path
+            for f in workspace.files.values()
+            if f.kind in ("note", "collection") and can_read(caller, f.access)
+        }
+        assert {r[0] for r in rows} == expected, caller.id

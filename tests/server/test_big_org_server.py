@@ -102,3 +102,51 @@ def test_a_restart_on_the_same_file_skips_parsing_and_a_changed_file_is_checked(
     with pytest.raises(WorkspaceError, match=r"agents\[0\]"):
         start_server(workspace, db)
     assert WORKSPACE_DIGEST == "workspace_sha256"
+
+
+def test_the_compact_form_is_gzipped_when_accepted_and_has_its_own_etag(
+    live_server: LiveServer,
+) -> None:
+    path = "/api/org/embeddable-notes?form=compact"
+    zipped = call(live_server, "GET", path, headers={"Accept-Encoding": "gzip"})
+    whole = call(live_server, "GET", path, headers={"Accept-Encoding": "identity"})
+    refused = call(live_server, "GET", path, headers={"Accept-Encoding": "gzip;q=0"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Content-Encoding" not in whole.headers and "Content-Encoding" not in refused.headers
+    assert zipped.json() == whole.json() == refused.json()
+    assert whole.json()["form"] == "compact" and whole.headers["Vary"] == "Accept-Encoding"
+    assert int(zipped.headers["Content-Length"]) < len(whole.content)
+    etag = whole.headers["ETag"]
+    spec = call(live_server, "GET", "/api/org/embeddable-notes")
+    assert etag == zipped.headers["ETag"] != spec.headers["ETag"]
+    again = call(live_server, "GET", path, headers={"If-None-Match": etag})
+    assert (again.status_code, again.content, again.headers["ETag"]) == (304, b"", etag)
+    other_form = call(
+        live_server, "GET", "/api/org/embeddable-notes", headers={"If-None-Match": etag}
+    )
+    assert other_form.status_code == 200
+
+
+def test_the_spec_form_is_sent_as_before_whatever_the_client_accepts(
+    live_server: LiveServer,
+) -> None:
+    answer = call(
+        live_server, "GET", "/api/org/embeddable-notes", headers={"Accept-Encoding": "gzip"}
+    )
+    assert "Content-Encoding" not in answer.headers
+    assert answer.content.startswith(b'{"notes":[{"display_path":"')
+    first = answer.json()["notes"][0]
+    assert list(first) == ["display_path", "title", "kind", "level", "access"]
+
+
+def test_a_spec_only_server_ignores_the_form(tmp_path: Path) -> None:
+    with start_server(WORKSPACE_BASIC, tmp_path / "db.sqlite3", extensions=False) as plain:
+        response = requests.get(
+            plain.url + "/api/org/embeddable-notes?form=compact",
+            headers={"Authorization": "Bearer ann-secret", "Accept-Encoding": "gzip"},
+            timeout=TIMEOUT,
+        )
+    assert response.status_code == 200 and "ETag" not in response.headers
+    assert "Content-Encoding" not in response.headers
+    notes = response.json()["notes"]
+    assert notes and all(set(n) == {"display_path", "title", "kind", "level"} for n in notes)
