@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -25,3 +26,12 @@ def _home_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         patch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
         patch.delenv("TASKDESK_TOKEN", raising=False)
         yield
+
+
+@pytest.fixture
+def app_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Fresh settings for the app's connection code; never the operator's own."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("TASKDESK_HOME", str(home))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    return home

@@ -237,7 +237,11 @@ class TaskdeskClient:
                 )
             return list(known[1])
         notes, skipped = parse_answer(
-            answer.body, "the notes to embed", embeddable_notes_from, _type(answer)
+            answer.body,
+            "the notes to embed",
+            embeddable_notes_from,
+            _type(answer),
+            long_lists=("notes", "entries"),  # the spec's list, the compact form's
         )
         etag = answer.headers.get("ETag")
         with self._tasks_lock:

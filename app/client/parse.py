@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TypeVar
 
 import orjson
 
 from app.client.compact_notes import compact_notes, is_compact
 from app.client.errors import BadResponse
+from app.client.json_pieces import decode_in_pieces
 from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
 from app.core import model_json
 from app.core.model_json import Fields, ShapeError
@@ -17,14 +18,23 @@ from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, M
 T = TypeVar("T")
 
 
-def parse_answer(body: bytes, what: str, build: Callable[[object], T], content_type: str = "") -> T:
+def parse_answer(
+    body: bytes,
+    what: str,
+    build: Callable[[object], T],
+    content_type: str = "",
+    *,
+    long_lists: Collection[str] = (),
+) -> T:
     """Decode ``body`` as JSON and build the result with ``build``; ``what`` names it in messages.
 
+    ``long_lists``: members that may hold tens of thousands of items, decoded one item at a
+    time (``decode_in_pieces``) so the decoding never holds the GIL, and the window, long.
     No KeyError, TypeError or ValueError escapes: a malformed answer is a BadResponse.
     """
     try:
-        data = orjson.loads(body)
-    except orjson.JSONDecodeError:
+        data = decode_in_pieces(body, long_lists) if long_lists else orjson.loads(body)
+    except ValueError:  # orjson's and json's decode errors, and bytes that aren't UTF-8
         if "html" in content_type.lower() or body.lstrip()[:1] == b"<":
             raise BadResponse(
                 f"The server sent a web page instead of {what}. The server address may point "

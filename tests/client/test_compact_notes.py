@@ -188,15 +188,6 @@ def test_odd_entries_are_skipped_with_their_reason() -> None:
     ]
 
 
-@pytest.fixture
-def app_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Fresh settings for the app's connection code; never the operator's own."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("TASKDESK_HOME", str(home))
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
-    return home
-
-
 def test_the_app_asks_a_server_with_extensions_for_the_compact_form(
     proxy: FaultProxy, app_home: Path, tmp_path: Path
 ) -> None:

@@ -33,7 +33,7 @@ def test_same_as_decoding_whole(
 ) -> None:
     document = {**before, "notes": items, **after}
     body = json.dumps(document, indent=2 if spaced else None, ensure_ascii=False).encode()
-    assert decode_in_pieces(body, "notes", whole_below=0) == json.loads(body)
+    assert decode_in_pieces(body, ("notes",), whole_below=0) == json.loads(body)
 
 
 @pytest.mark.parametrize(
@@ -56,12 +56,12 @@ def test_what_is_not_json_is_refused_as_decoding_whole_refuses_it(body: bytes) -
     with pytest.raises(ValueError):
         json.loads(body)
     with pytest.raises(ValueError):
-        decode_in_pieces(body, "notes", whole_below=0)
+        decode_in_pieces(body, ("notes",), whole_below=0)
 
 
 @pytest.mark.parametrize("body", [b"[1, 2]", b'"text"', b"{}", b' { "notes" : [ ] } ', b"3"])
 def test_other_shapes_decode_as_they_are(body: bytes) -> None:
-    assert decode_in_pieces(body, "notes", whole_below=0) == json.loads(body)
+    assert decode_in_pieces(body, ("notes",), whole_below=0) == json.loads(body)
 
 
 def test_other_threads_run_while_a_big_list_decodes() -> None:
@@ -86,7 +86,7 @@ def test_other_threads_run_while_a_big_list_decodes() -> None:
     ticker = threading.Thread(target=tick)
     ticker.start()
     try:
-        decoded = decode_in_pieces(body, "notes")
+        decoded = decode_in_pieces(body, ("notes",))
     finally:
         done.set()
         ticker.join()

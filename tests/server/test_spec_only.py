@@ -157,15 +157,6 @@ def test_serve_spec_only_on_the_command_line(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the app's side of it
 
 
-@pytest.fixture
-def app_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Fresh settings for the app's connection code; never the operator's own."""
-    home = tmp_path / "home"
-    monkeypatch.setenv("TASKDESK_HOME", str(home))
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
-    return home
-
-
 def test_the_client_reads_again_without_an_etag_and_conflicts_without_a_version(
     spec_only: LiveServer,
 ) -> None:

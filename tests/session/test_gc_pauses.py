@@ -55,8 +55,10 @@ def test_start_up_ends_after_its_last_step_and_freezes_what_it_made(
     assert set(START_UP_STEPS) == {"agent shown", "notes listed"}
     assert gc.get_freeze_count() > 0
     frozen = gc.get_freeze_count()
+    made_later = [_Cycle() for _ in range(5000)]
     collector.start_up_step("agent shown")  # another agent later: nothing more is frozen
-    assert gc.get_freeze_count() == frozen
+    # (Frozen objects let go meanwhile leave the count: it may only shrink.)
+    assert gc.get_freeze_count() < frozen + len(made_later) // 2
     assert kept.me is kept
 
 

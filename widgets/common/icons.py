@@ -119,13 +119,13 @@ class _ThemedIconEngine(QIconEngine):
     def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
         device = painter.device()
         ratio = device.devicePixelRatioF() if device is not None else 1.0
-        drawn = QPixmap(
-            self.pixmap(
-                QSize(round(rect.width() * ratio), round(rect.height() * ratio)), mode, state
-            )
-        )
+        side = min(rect.width(), rect.height())  # a glyph is square: centred, never stretched
+        pixels = round(side * ratio)
+        drawn = QPixmap(self.pixmap(QSize(pixels, pixels), mode, state))
         drawn.setDevicePixelRatio(ratio)
-        painter.drawPixmap(rect, drawn)
+        square = QRect(0, 0, side, side)
+        square.moveCenter(rect.center())
+        painter.drawPixmap(square, drawn)
 
     def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
         token = _COLOURS.get(self._name, _DEFAULT_COLOUR)
