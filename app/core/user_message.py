@@ -26,6 +26,7 @@ class MessageKey(Enum):
     DISCARD = "discard"
     STORE = "store"
     PREVIEW = "preview"
+    NOTES = "notes"  # the notes and collections to insert
 
 
 @dataclass(frozen=True, slots=True)

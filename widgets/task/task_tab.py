@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from app.connect.connection import Connection
     from app.store import Draft
 
+_BUILT = object()  # the end of TaskTab._build
+NOTES_AT_THE_LATEST_MS = 1_500
+"""The notes to insert are listed after the first preview, or this long after connecting."""
+
 
 class TaskTab(QWidget):
     """One open agent's Task, as a view: the TaskSession decides load, save and conflict;
@@ -71,7 +75,11 @@ class TaskTab(QWidget):
         messages: Messages,
         actions: WindowActions,
         parent: QWidget | None = None,
+        *,
+        staged: bool = False,
     ) -> None:
+        """``staged``: only the empty widget now; ``build_more`` adds the rest a part at a
+        time, so the window can build the tab between events instead of in one long pause."""
         super().__init__(parent)
         self.setObjectName("TaskTab")
         self.runner = runner
@@ -86,7 +94,28 @@ class TaskTab(QWidget):
         self._undoable_load = False
         self._repainting = False
         self._sidebar_broken: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _id: ()
+        self._notes_from: Connection | None = None  # the server whose notes to list next
+        self._building: Iterator[None] | None = self._build(runner, messages, actions)
+        if not staged:
+            self.finish_building()
 
+    def build_more(self) -> bool:
+        """Builds the next part of the tab; False once it is whole."""
+        if self._building is None:
+            return False
+        if next(self._building, _BUILT) is _BUILT:
+            self._building = None
+            return False
+        return True
+
+    def finish_building(self) -> None:
+        """Builds whatever is left, now."""
+        while self.build_more():
+            pass
+
+    def _build(self, runner: Runner, messages: Messages, actions: WindowActions) -> Iterator[None]:
+        """The tab's parts in the order they depend on each other; each ``yield`` is a point
+        where the window may paint and handle input (every part takes 5-30 ms to make)."""
         self.header = AgentHeader()
         self.provenance = ProvenanceStrip()
         self.banners = TaskBanners()
@@ -96,13 +125,17 @@ class TaskTab(QWidget):
         self.unreachable_banner = self.banners.unreachable_banner
         self.message_bar = self.banners.message_bar
         self.message_bar.close_on_escape(self)
+        yield
 
-        self.work_area = work_area = TaskWorkArea(runner, actions)
+        self.work_area = work_area = TaskWorkArea(runner, actions, staged=True)
         self.editor = self.work_area.editor
         self.preview = self.work_area.preview
         self.modes = self.work_area.modes
+        yield
+        work_area.finish_building()
         self.versions = self.work_area.versions
         self.size_meters = SizeMeters()
+        yield
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 6)
@@ -114,6 +147,7 @@ class TaskTab(QWidget):
         self.banners.add_to(layout)
         layout.addWidget(self.work_area, 1)
         layout.addWidget(self.size_meters)
+        yield
 
         self.live_preview = LivePreview(
             runner=runner,
@@ -126,12 +160,15 @@ class TaskTab(QWidget):
             server_verdicts=self._server_verdicts,
             parent=self,
         )
+        self.live_preview.shown.connect(self._list_notes)
         self.links = PreviewLinks(runner, self, self._broken_paths, self._reader)
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.merge_flow = MergeFlow(
             runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
         )
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
+        yield
+
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, lambda: self.set_mode_edit(True), lambda: self.agent
         )
@@ -169,17 +206,33 @@ class TaskTab(QWidget):
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
         self.session = session
+        # The notes to insert come after the first preview: reading 50,000 of them keeps a
+        # worker busy ~0.5 s, and every Qt call of the GUI thread waits for the GIL behind it
+        # (building and showing the first Task took 3-5x as long). No Task to preview (no
+        # agents, a failure): they come a moment later anyway.
+        self._notes_from = connection
+        QTimer.singleShot(NOTES_AT_THE_LATEST_MS, self._list_notes)
+
+    def _list_notes(self, *_shown: object) -> None:
+        connection, self._notes_from = self._notes_from, None
+        if connection is None or connection is not self.connection:
+            return  # listed already, or a newer server has its own
         self.runner.submit(  # the search keys are built off the GUI thread too
             lambda: with_search_keys(connection.client.embeddable_notes()),
             on_done=self._on_notes_listed,
-            on_error=lambda exc: self.messages.warning(
-                describe_failure(exc, doing="The notes to insert could not be listed").text
-            ),
+            on_error=lambda exc: self._on_notes_failed(connection, exc),
         )
 
     def _on_notes_listed(self, notes: NoteList) -> None:
+        self.messages.withdraw(MessageKey.NOTES)
         self.editor.set_embeddable_notes(notes)
         self.notes_listed.emit()
+
+    def _on_notes_failed(self, connection: Connection, exc: BaseException) -> None:
+        doing = "The notes to insert could not be listed"
+        self.messages.warning(describe_failure(exc, doing=doing).text, MessageKey.NOTES)
+        if connection is self.connection:
+            self._notes_from = connection  # asked again after the next preview
 
     def set_sidebar_broken(self, lookup: Callable[[str], tuple[BrokenEmbed, ...]]) -> None:
         """The server's embed status (per agent) for the header mark and the banner."""

@@ -25,10 +25,19 @@ class TaskWorkArea(QSplitter):
     ``commands`` (Edit, Preview, Versions) are kept checked to match."""
 
     def __init__(
-        self, runner: Runner, commands: WindowActions, parent: QWidget | None = None
+        self,
+        runner: Runner,
+        commands: WindowActions,
+        parent: QWidget | None = None,
+        *,
+        staged: bool = False,
     ) -> None:
+        """``staged``: the editor and the preview now, the versions panel and the rest at
+        ``finish_building`` (the Task tab builds itself a part at a time)."""
         super().__init__(Qt.Orientation.Horizontal, parent)
         self._commands = commands
+        self._runner = runner
+        self._remembered = False
         self.editor = TaskEditor()
         self.find_bar = FindBar(self.editor)
         self.find_bar.hide()
@@ -45,6 +54,16 @@ class TaskWorkArea(QSplitter):
 
         self.setChildrenCollapsible(False)
         self.addWidget(self.modes)
+        self._built = False
+        if not staged:
+            self.finish_building()
+
+    def finish_building(self) -> None:
+        """The hidden versions panel, Side by side and the commands' wiring."""
+        if self._built:
+            return
+        self._built = True
+        commands, runner = self._commands, self._runner
         self.versions = VersionsPanel()
         self.versions.mine_text = self.editor.text  # "Compare with my text"
         self.versions.hide()
@@ -58,8 +77,6 @@ class TaskWorkArea(QSplitter):
         commands.side_by_side.triggered.connect(self._on_side_by_side_chosen)
         commands.preview.triggered.connect(lambda: self._remember(False))
         commands.edit.triggered.connect(lambda: self._remember(False))
-        self._runner = runner
-        self._remembered = False
         runner.submit(side_by_side_remembered, on_done=self._on_remembered, lane="disk")
 
     def set_mode_edit(self, edit: bool) -> None:

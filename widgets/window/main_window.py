@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QToolBar, QWidget
 
@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
         self._tab_loading = False  # its modules are loading on a worker
+        self._tab_in_parts: TaskTab | None = None  # being built, a part per event-loop turn
         self._waiting_connection: Connection | None = None  # for them, to open its agent
         self._placeholder = QWidget()  # the Task tab's place until it is built
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -149,26 +150,39 @@ class MainWindow(QMainWindow):
     def task_tab(self) -> TaskTab:
         """The editor area, built on first use: after the first paint, not before it."""
         if self._task_tab is None:
-            from widgets.task.task_tab import TaskTab
-
-            tab = TaskTab(self.runner, self.messages, self.actions_)
-            self.messages.set_message_bar(tab.message_bar)
-            tab.agent_shown.connect(self.on_agent_shown)
-            tab.leave_requested.connect(self.ask_before_leaving)
-            tab.task_saved.connect(self.on_task_saved)
-            tab.features_changed.connect(self.show_server_features)
-            tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
-            tab.notes_listed.connect(self.notes_listed)
-            self.status_line.follow_editor(tab.editor)
-            self.splitter.replaceWidget(1, tab)
-            self._placeholder.deleteLater()
-            self._task_tab = tab
+            tab = self._tab_in_parts or self._new_tab(staged=False)
+            tab.finish_building()  # wanted now: the parts not built yet are built at once
+            self._place_tab(tab)
+        assert self._task_tab is not None
         return self._task_tab
+
+    def _new_tab(self, *, staged: bool) -> TaskTab:
+        from widgets.task.task_tab import TaskTab
+
+        return TaskTab(self.runner, self.messages, self.actions_, staged=staged)
+
+    def _place_tab(self, tab: TaskTab) -> None:
+        self._tab_in_parts = None
+        self.messages.set_message_bar(tab.message_bar)
+        tab.agent_shown.connect(self.on_agent_shown)
+        tab.leave_requested.connect(self.ask_before_leaving)
+        tab.task_saved.connect(self.on_task_saved)
+        tab.features_changed.connect(self.show_server_features)
+        tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+        tab.notes_listed.connect(self.notes_listed)
+        self.status_line.follow_editor(tab.editor)
+        self.splitter.replaceWidget(1, tab)
+        self._placeholder.deleteLater()
+        self._task_tab = tab
+
+    def _tab_coming(self) -> bool:
+        """The tab's modules are loading, or it is being built a part at a time."""
+        return self._task_tab is None and (self._tab_loading or self._tab_in_parts is not None)
 
     def _prepare_task_tab(self) -> None:
         """While the server starts, the editor stack's modules load on a worker (on the GUI
         thread their imports held the window for ~0.6 s); the tab is built once they are in."""
-        if self._task_tab is None and not self._tab_loading:
+        if self._task_tab is None and not self._tab_coming():
             self._tab_loading = True
             self.runner.submit(
                 _load_task_tab_modules,
@@ -178,11 +192,31 @@ class MainWindow(QMainWindow):
 
     def _on_tab_modules_in(self) -> None:
         self._tab_loading = False
+        if self._task_tab is None:
+            # A part per event-loop turn: built at once, the tab held the window ~100 ms.
+            self._tab_in_parts = self._new_tab(staged=True)
+            self._build_tab_part()
+
+    def _build_tab_part(self) -> None:
+        tab = self._tab_in_parts
+        if tab is None:
+            return  # wanted earlier: ``task_tab`` built the rest at once
+        # Real 1 ms timers, not zero ones: a zero timer is a posted event that runs ahead of
+        # the timers (and the input) already due, so every part would run back to back.
+        if tab.build_more():
+            QTimer.singleShot(1, self._build_tab_part)
+        else:
+            QTimer.singleShot(1, lambda: self._place_and_open(tab))
+
+    def _place_and_open(self, tab: TaskTab) -> None:
+        if self._task_tab is None:
+            self._place_tab(tab)
+        QTimer.singleShot(1, self._open_waiting)  # the next turn: the tab's first layout first
+
+    def _open_waiting(self) -> None:
         waiting, self._waiting_connection = self._waiting_connection, None
         if waiting is not None and waiting is self.connection:
             self._open_in_tab(waiting)
-        else:
-            self.task_tab  # noqa: B018 (built now, while nothing waits for it)
 
     # ------------------------------------------------------------------ start-up
 
@@ -241,7 +275,7 @@ class MainWindow(QMainWindow):
             features=connection.features,
             offline=connection.offline_as_of is not None,
         )
-        if self._tab_loading:  # the sidebar is filled; the Task follows its modules
+        if self._tab_coming():  # the sidebar is filled; the Task follows the tab
             self._waiting_connection = connection
         else:
             self._open_in_tab(connection)

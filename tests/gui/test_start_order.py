@@ -1,0 +1,104 @@
+"""What start-up does in which order: the Task tab is built a part at a time with the window's
+events handled in between, and the notes to insert are listed only after the first preview."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from tests.live_server import LiveServer
+from tests.window_steps import LOAD_TIMEOUT_MS, sign_in
+from widgets.task import task_tab as task_tab_module
+from widgets.task.task_tab import TaskTab
+from widgets.window.main_window import MainWindow
+
+
+class EventLoopTurns:
+    """Counts the event loop's passes: a zero timer that posts itself again each time."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._running = True
+        QTimer.singleShot(0, self._turn)
+
+    def _turn(self) -> None:
+        if self._running:
+            self.count += 1
+            QTimer.singleShot(0, self._turn)
+
+    def stop(self) -> None:
+        self._running = False
+
+
+def test_the_task_tab_is_built_a_part_at_a_time_with_events_in_between(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns_at_each_part: list[int] = []
+    build_more = TaskTab.build_more
+
+    def counted(tab: TaskTab) -> bool:
+        turns_at_each_part.append(turns.count)
+        return build_more(tab)
+
+    monkeypatch.setattr(TaskTab, "build_more", counted)
+    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
+    window: MainWindow = make_window()
+    turns = EventLoopTurns()
+    try:
+        with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+            window.start(live_server.url)
+    finally:
+        turns.stop()
+    assert len(turns_at_each_part) >= 5, "the tab is built in several parts"
+    # Every part after the first ran in a later pass of the event loop than the one before.
+    assert all(b > a for a, b in pairwise(turns_at_each_part))
+    tab = window.task_tab
+    assert tab.editor.text().strip()
+    assert tab.versions is tab.work_area.versions and tab.insight.panel.isHidden()
+
+
+def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
+    window: MainWindow = make_window()
+    window.start(live_server.url)
+    qtbot.waitUntil(lambda: window._tab_in_parts is not None, timeout=LOAD_TIMEOUT_MS)
+    tab = window.task_tab  # wanted now: built whole at once, and placed in the window
+    assert tab.build_more() is False
+    assert tab.parent() is window.splitter and window._tab_in_parts is None
+    with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        pass  # the connection still opens its first agent in the finished tab
+    assert window.task_tab is tab and tab.editor.text().strip()
+
+
+def test_the_notes_to_insert_are_listed_after_the_first_preview(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(task_tab_module, "NOTES_AT_THE_LATEST_MS", 60_000)
+    live_server.hook("delay", seconds=0.5, path="/api/notes/")  # a slow preview: notes wait
+    order: list[str] = []
+    window: MainWindow = make_window()
+    window.notes_listed.connect(lambda: order.append("notes listed"))
+    window.connected.connect(
+        lambda: window.task_tab.live_preview.shown.connect(lambda _r: order.append("preview"))
+    )
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+    qtbot.waitUntil(lambda: "notes listed" in order, timeout=LOAD_TIMEOUT_MS)
+    assert order[0] == "preview"
+    assert window.task_tab.editor.embeddable_model.rowCount() > 0
+
+
+def test_without_an_agent_to_preview_the_notes_are_listed_all_the_same(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(task_tab_module, "NOTES_AT_THE_LATEST_MS", 50)
+    window: MainWindow = make_window()
+    # Nothing previews: an agent id no one has, so the first Task never shows.
+    monkeypatch.setattr(MainWindow, "open_agent", lambda self, agent_id: None)
+    with qtbot.waitSignal(window.notes_listed, timeout=LOAD_TIMEOUT_MS):
+        sign_in(qtbot, window, live_server.url, live_server.token("ann"), first_agent=False)
+    assert window.task_tab.live_preview.last_preview is None
+    assert window.task_tab.editor.embeddable_model.rowCount() > 0
