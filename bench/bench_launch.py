@@ -76,7 +76,15 @@ BASELINE = _PAINT_PROBE + textwrap.dedent(
     """
 )
 
-TASKDESK = _PAINT_PROBE + textwrap.dedent(
+# As run_window does: PySide6's import hook answered before the first Qt import.
+_AS_RUN_WINDOW = textwrap.dedent(
+    """
+    from widgets.common.pyside_sources import stop_caching_module_sources
+    stop_caching_module_sources()
+    """
+)
+
+_TASKDESK_BODY = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
@@ -115,6 +123,7 @@ TASKDESK = _PAINT_PROBE + textwrap.dedent(
     window.shutdown()
     """
 )
+TASKDESK = _AS_RUN_WINDOW + _PAINT_PROBE + _TASKDESK_BODY
 
 
 def _run(code: str, env: dict[str, str], *args: str) -> dict[str, float]:

@@ -51,6 +51,8 @@ APP_PROBE = textwrap.dedent(
     import ctypes, json, sys, threading, time
     T0 = float(sys.argv[1])
     URL = sys.argv[2]
+    from widgets.common.pyside_sources import stop_caching_module_sources
+    stop_caching_module_sources()  # as run_window does, before the first Qt import
     from app.client import transport
     from PySide6.QtCore import QElapsedTimer, QTimer
     from PySide6.QtWidgets import QApplication

@@ -167,6 +167,9 @@ def prepare_application(app: QApplication) -> None:
     from PySide6.QtGui import QIcon
 
     from app.core.resource_files import resource
+    from widgets.common.pyside_sources import stop_caching_module_sources
+
+    stop_caching_module_sources()  # where run_window's call came too late (a host program)
 
     app.setApplicationName("Taskdesk")
     app.setOrganizationName("Taskdesk")
@@ -258,6 +261,9 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
     if not proceed:
         return 0
     launch = launch_local_server_early(server_url)
+    from widgets.common.pyside_sources import stop_caching_module_sources
+
+    stop_caching_module_sources()  # before Qt: every module imported after it is checked
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

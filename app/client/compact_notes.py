@@ -64,9 +64,8 @@ def compact_notes(data: object) -> tuple[list[EmbeddableNote], list[str]]:
                     and listed is not None
                 ):
                     path = folder + name
-                    usable.append(
-                        EmbeddableNote(path, title or file_title(path), kind, level, listed)
-                    )
+                    title = _kept_copy(title) if title else file_title(path)
+                    usable.append(EmbeddableNote(path, title, kind, level, listed))
                     continue
         except (TypeError, ValueError, IndexError):
             pass
@@ -75,6 +74,16 @@ def compact_notes(data: object) -> tuple[list[EmbeddableNote], list[str]]:
         except ShapeError as exc:
             skipped.append(f"{_named(entry, folders)}: {exc}")
     return usable, skipped
+
+
+def _kept_copy(text: str) -> str:
+    """A new string equal to ``text``, made now.
+
+    The decoder made each title between the entry's other strings, which are all let go
+    once the notes are built: the titles alone then kept their memory pools half used, and
+    the app ~11 MB bigger at 50,000 notes. Copies made here sit together with the notes.
+    """
+    return (text + " ")[:-1]
 
 
 def _entry(
