@@ -130,6 +130,11 @@ class Runner(QObject):
     def is_idle(self) -> bool:
         return not self._jobs
 
+    @property
+    def closed(self) -> bool:
+        """``shutdown`` has run: nothing more may be submitted."""
+        return self._closed
+
     def submit(
         self,
         fn: Callable[[], T],

@@ -22,7 +22,6 @@ from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.provenance import ProvenanceStrip
 from widgets.editor.embeddable_model import NoteList, with_search_keys
-from widgets.insight.insight_flow import InsightFlow
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
@@ -43,8 +42,12 @@ from widgets.window.messages import Messages
 if TYPE_CHECKING:
     from app.connect.connection import Connection
     from app.store import Draft
+    from widgets.insight.insight_flow import InsightFlow
 
-_BUILT = object()  # the end of TaskTab._build
+INSIGHT_MODULE = "widgets.insight.insight_flow"
+"""The side panel's flow: imported when its part is built, the last one (it pulls in the
+HTTP client, the references and run views), so the tab's other modules load sooner."""
+
 NOTES_AT_THE_LATEST_MS = 1_500
 """The notes to insert are listed after the first preview, or this long after connecting."""
 
@@ -95,17 +98,28 @@ class TaskTab(QWidget):
         self._repainting = False
         self._sidebar_broken: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _id: ()
         self._notes_from: Connection | None = None  # the server whose notes to list next
-        self._building: Iterator[None] | None = self._build(runner, messages, actions)
+        self._insight: InsightFlow | None = None
+        self.showable = False  # built far enough to show a Task and edit it
+        self.modules_next: tuple[str, ...] = ()  # what the next part imports
+        self._building: Iterator[tuple[str, ...]] | None = self._build(runner, messages, actions)
         if not staged:
             self.finish_building()
+
+    @property
+    def building(self) -> bool:
+        """Parts are still to be built."""
+        return self._building is not None
 
     def build_more(self) -> bool:
         """Builds the next part of the tab; False once it is whole."""
         if self._building is None:
             return False
-        if next(self._building, _BUILT) is _BUILT:
+        modules = next(self._building, None)
+        if modules is None:
             self._building = None
+            self.modules_next = ()
             return False
+        self.modules_next = modules
         return True
 
     def finish_building(self) -> None:
@@ -113,9 +127,13 @@ class TaskTab(QWidget):
         while self.build_more():
             pass
 
-    def _build(self, runner: Runner, messages: Messages, actions: WindowActions) -> Iterator[None]:
+    def _build(
+        self, runner: Runner, messages: Messages, actions: WindowActions
+    ) -> Iterator[tuple[str, ...]]:
         """The tab's parts in the order they depend on each other; each ``yield`` is a point
-        where the window may paint and handle input (every part takes 5-30 ms to make)."""
+        where the window may paint and handle input (every part takes 5-30 ms to make), and
+        yields the modules the next part imports (a builder may load them off the GUI
+        thread first)."""
         self.header = AgentHeader()
         self.provenance = ProvenanceStrip()
         self.banners = TaskBanners()
@@ -125,17 +143,17 @@ class TaskTab(QWidget):
         self.unreachable_banner = self.banners.unreachable_banner
         self.message_bar = self.banners.message_bar
         self.message_bar.close_on_escape(self)
-        yield
+        yield ()
 
         self.work_area = work_area = TaskWorkArea(runner, actions, staged=True)
         self.editor = self.work_area.editor
         self.preview = self.work_area.preview
         self.modes = self.work_area.modes
-        yield
+        yield ()
         work_area.finish_building()
         self.versions = self.work_area.versions
         self.size_meters = SizeMeters()
-        yield
+        yield ()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 6)
@@ -147,7 +165,7 @@ class TaskTab(QWidget):
         self.banners.add_to(layout)
         layout.addWidget(self.work_area, 1)
         layout.addWidget(self.size_meters)
-        yield
+        yield ()
 
         self.live_preview = LivePreview(
             runner=runner,
@@ -167,16 +185,31 @@ class TaskTab(QWidget):
             runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
         )
         self.version_flow = VersionFlow(runner, messages, self.versions, self)
-        yield
+        yield ()
 
         self.insert_dialogs = InsertDialogs(
             runner, self.editor, self, lambda: self.set_mode_edit(True), lambda: self.agent
         )
         self.scroll_memory = PreviewScrollMemory(self.preview.pane)
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
-        self.insight = InsightFlow(runner, messages, self, getattr(actions, "view_menu", None))
         self.task_commands = TaskCommands(self)
         self._set_enabled(False)
+        self.showable = True
+        yield (INSIGHT_MODULE,)
+
+        from widgets.insight.insight_flow import InsightFlow  # see INSIGHT_MODULE
+
+        view_menu = getattr(actions, "view_menu", None)
+        self._insight = InsightFlow(runner, messages, self, view_menu)
+
+    @property
+    def insight(self) -> InsightFlow:
+        """The side panel (References, Runs, Shape) and its commands: built last, after the
+        first Task is on screen (its modules are the heaviest); asked for sooner, now."""
+        if self._insight is None:
+            self.finish_building()
+        assert self._insight is not None
+        return self._insight
 
     @property
     def last_preview(self) -> PreviewResult | None:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
     from widgets.task.task_tab import TaskTab
+    from widgets.window.tab_builder import TabBuilder
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,7 @@ class MainWindow(QMainWindow):
         self._task_tab: TaskTab | None = None
         self._tab_loading = False  # its modules are loading on a worker
         self._tab_in_parts: TaskTab | None = None  # being built, a part per event-loop turn
+        self._tab_builder: TabBuilder | None = None
         self._waiting_connection: Connection | None = None  # for them, to open its agent
         self._placeholder = QWidget()  # the Task tab's place until it is built
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -193,22 +195,13 @@ class MainWindow(QMainWindow):
     def _on_tab_modules_in(self) -> None:
         self._tab_loading = False
         if self._task_tab is None:
-            # A part per event-loop turn: built at once, the tab held the window ~100 ms.
-            self._tab_in_parts = self._new_tab(staged=True)
-            self._build_tab_part()
+            from widgets.window.tab_builder import TabBuilder
 
-    def _build_tab_part(self) -> None:
-        tab = self._tab_in_parts
-        if tab is None:
-            return  # wanted earlier: ``task_tab`` built the rest at once
-        # Real 1 ms timers, not zero ones: a zero timer is a posted event that runs ahead of
-        # the timers (and the input) already due, so every part would run back to back.
-        if tab.build_more():
-            QTimer.singleShot(1, self._build_tab_part)
-        else:
-            QTimer.singleShot(1, lambda: self._place_and_open(tab))
+            tab = self._tab_in_parts = self._new_tab(staged=True)
+            self._tab_builder = TabBuilder(self.runner, tab, self._show_built_tab)
+            self._tab_builder.start()
 
-    def _place_and_open(self, tab: TaskTab) -> None:
+    def _show_built_tab(self, tab: TaskTab) -> None:
         if self._task_tab is None:
             self._place_tab(tab)
         QTimer.singleShot(1, self._open_waiting)  # the next turn: the tab's first layout first
