@@ -24,10 +24,10 @@ from app.core.models import AccessEntry, EmbeddableNote, Reader
 
 NoteKind = Literal["note", "collection"]
 
-# Above this many matches (a letter or two typed) only the titles that start with the search
-# are ranked and lifted to the top (found by bisection in the sorted titles): scoring 50,000
-# rows would cost more than a key may.
-RANK_ALL_UP_TO = 2_000
+# Above this many matches (a letter or two typed, a folder of the path) only the titles that
+# start with the search are ranked and lifted to the top (found by bisection in the sorted
+# titles): scoring costs ~5 us a row, and a key has 16 ms with the list to paint.
+RANK_ALL_UP_TO = 1_000
 _KEPT_SEARCHES = 16  # per list: enough for Backspace back to the start of a word or two
 _KEPT_ORDERS = 8  # per list: (kind, reader) pairs, e.g. the picker's and the completer's
 
@@ -135,11 +135,14 @@ class NoteIndex:
             lifted = self._titles_starting(query.phrase)
             if len(lifted) > RANK_ALL_UP_TO:
                 lifted = []  # a letter or two: the server's order says as much
-            part = self._part(kind, reader)
-            ranked = Found(
-                rank.lift([r for r in lifted if part[r] == 1], matched.readable),
-                rank.lift([r for r in lifted if part[r] == 2], matched.unreadable),
-            )
+            if lifted:
+                part = self._part(kind, reader)
+                ranked = Found(
+                    rank.lift([r for r in lifted if part[r] == 1], matched.readable),
+                    rank.lift([r for r in lifted if part[r] == 2], matched.unreadable),
+                )
+            else:
+                ranked = matched
         else:
             ranked = Found(rank.sort(matched.readable), rank.sort(matched.unreadable))
         self._found[key] = (matched, ranked)
