@@ -39,3 +39,23 @@ def test_restore_is_off_for_a_version_with_the_live_text(
     assert "same" in panel.restore_button.toolTip().lower()
     panel.select_version(doc.version - 1)
     assert panel.restore_button.isEnabled()
+
+
+def test_the_hidden_versions_panel_shows_nothing_until_it_is_shown(
+    qtbot, window: MainWindow
+) -> None:
+    """Every Task opened selects its newest earlier version; while View › Versions is off,
+    showing it (its text, or a diff on the runner) waits for the panel to be shown."""
+    tab = window.task_tab
+    panel = tab.versions
+    asked: list[int] = []
+    panel.compare_requested.connect(lambda version, _old, _live: asked.append(version))
+    open_agent(qtbot, window, "a_writer")
+    open_agent(qtbot, window, "a_scout")
+    assert panel.isHidden() and panel.text_view.toPlainText() == "" and asked == []
+    window.actions_.versions.trigger()
+    selected = panel.selected()
+    assert selected is not None and not selected.live
+    assert panel.text_view.toPlainText() == selected.content  # shown with the panel
+    panel.compare_button.click()
+    assert asked == [selected.version]

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QMetaMethod, Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -131,6 +131,7 @@ class VersionsPanel(QWidget):
         self._agent_id: str | None = None
         self.mine_text: Callable[[], str] = lambda: ""  # the editor's text, set by the tab
         self._pair: tuple[str, str] | None = None  # titles of the pair asked for last
+        self._show_when_shown = False  # the selection changed while the panel was hidden
         # Ctrl-click (Shift-click) picks a second version to compare the two.
         self.list_view.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
@@ -223,10 +224,21 @@ class VersionsPanel(QWidget):
     def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         self._show_selected()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._show_when_shown:
+            self._show_when_shown = False
+            self._show_selected()
+
     def _show_selected(self) -> None:
         selected = self.selected()
         self._update_controls(selected)
         self._pair = None
+        if self.parentWidget() is not None and self.isHidden():
+            # In the window while View › Versions is off (every Task opened): the text or the
+            # comparison waits until the panel is shown, not a diff per Task opened.
+            self._show_when_shown = True
+            return
         if selected is None:
             self.text_view.clear()
             return
