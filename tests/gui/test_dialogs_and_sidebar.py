@@ -51,6 +51,20 @@ def test_filter_matches_agent_or_guild_name_and_drops_empty_guilds() -> None:
     assert model.agent_ids() == ["a_clerk", "a_scout", "a_sage"]
 
 
+def test_a_filter_letter_that_hides_no_one_does_not_reset_the_list() -> None:
+    model = AgentListModel()
+    model.set_agents(AGENTS, GUILDS)
+    resets: list[str] = []
+    model.modelReset.connect(lambda: resets.append(model._filter))
+    model.set_filter("e")  # in every name or heading: the same rows
+    model.set_filter("ea")  # Research only: fewer rows
+    model.set_filter("e")  # all of them again
+    model.set_filter("zz")  # no one
+    model.set_filter("zzz")  # still no one: the "nothing matches" text is said again
+    assert resets == ["ea", "e", "zz", "zzz"]
+    assert model.agent_ids() == []
+
+
 def test_agent_of_an_unlisted_guild_still_shows() -> None:
     model = AgentListModel()
     model.set_agents([AgentRow("a_x", "Xena", "g_gone", 1)], GUILDS)

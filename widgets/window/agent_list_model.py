@@ -22,6 +22,27 @@ IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
 BROKEN_EMBEDS_ROLE = Qt.ItemDataRole.UserRole + 3
 OVER_BUDGET_ROLE = Qt.ItemDataRole.UserRole + 4  # the embedded size when over the budget
 
+# The roles data() answers, as plain ints (compared once per role asked, per row painted).
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_ACCESSIBLE_TEXT = int(Qt.ItemDataRole.AccessibleTextRole)
+_ACCESSIBLE_DESCRIPTION = int(Qt.ItemDataRole.AccessibleDescriptionRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_AGENT_ID, _IS_GUILD, _BROKEN, _OVER_BUDGET = (
+    int(r) for r in (AGENT_ID_ROLE, IS_GUILD_ROLE, BROKEN_EMBEDS_ROLE, OVER_BUDGET_ROLE)
+)
+_ANSWERED = frozenset(
+    {
+        _DISPLAY,
+        _ACCESSIBLE_TEXT,
+        _ACCESSIBLE_DESCRIPTION,
+        _TOOLTIP,
+        _AGENT_ID,
+        _IS_GUILD,
+        _BROKEN,
+        _OVER_BUDGET,
+    }
+)
+
 NOT_REACHABLE = "Not reachable from the Task"
 UNSAVED_MARK = "•"  # the same mark as in the window title and the header
 
@@ -168,29 +189,41 @@ class AgentListModel(QStringListModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        # A style asks for a dozen roles per row painted (font, colours, check state, …):
+        # those are answered before any lookup.
+        if role not in _ANSWERED or not index.isValid():
             return None
-        row = self._rows[index.row()]
+        at = index.row()
+        if not 0 <= at < len(self._rows):
+            return None
+        row = self._rows[at]
         agent = row.agent
         if agent is None:
-            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            if role in (_DISPLAY, _ACCESSIBLE_TEXT):
                 return row.guild.name
-            if role == IS_GUILD_ROLE:
+            if role == _IS_GUILD:
                 return True
-            if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            if role == _ACCESSIBLE_DESCRIPTION:
                 return "Guild heading"  # a heading over the agents below, not a choice
             return None
+        if role == _DISPLAY:
+            return f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+        if role == _IS_GUILD:
+            return False
+        if role == _AGENT_ID:
+            return agent.id
+        if role == _BROKEN:
+            return self._broken.get(agent.id, ())
+        if role == _OVER_BUDGET:
+            return self._over_budget.get(agent.id)
         broken = self._broken.get(agent.id, ())
         over = self._over_budget.get(agent.id)
-        unsaved = agent.id in self._unsaved
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{agent.name} {UNSAVED_MARK}" if unsaved else agent.name
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            marks = ["unsaved changes"] if unsaved else []
+        if role == _ACCESSIBLE_TEXT:
+            marks = ["unsaved changes"] if agent.id in self._unsaved else []
             marks += [NOT_REACHABLE.lower()] if broken else []
             marks += ["over the embed budget"] if over is not None else []
             return ", ".join([agent.name, *marks])
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             parts = []
             if over is not None:
                 parts.append(over_budget_text(over))
@@ -202,14 +235,6 @@ class AgentListModel(QStringListModel):
             if not agent.task_version:  # opened by id, its version not read yet
                 return inert_tooltip(f"{agent.name} · {row.guild.name}")
             return inert_tooltip(f"{agent.name} · {row.guild.name} · v{agent.task_version}")
-        if role == AGENT_ID_ROLE:
-            return agent.id
-        if role == IS_GUILD_ROLE:
-            return False
-        if role == BROKEN_EMBEDS_ROLE:
-            return broken
-        if role == OVER_BUDGET_ROLE:
-            return over
         return None
 
     def _group(self) -> None:
@@ -257,6 +282,8 @@ class AgentListModel(QStringListModel):
                 names.append(group.heading.guild.name)
                 rows.extend(group.rows)
                 names.extend(group.names)
+        if rows and rows == self._rows:
+            return  # a letter that hides no one: no reset, so no layout and no repaint
         self._rows = rows
         self._row_of = None
         # A C++ string list holds the rows, so the view's count of rows (asked once per
