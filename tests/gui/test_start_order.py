@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 
 from tests.live_server import LiveServer
 from tests.window_steps import LOAD_TIMEOUT_MS, sign_in
-from widgets.task import task_tab as task_tab_module
+from widgets.task import notes_to_insert
 from widgets.task.task_tab import TaskTab
 from widgets.window.main_window import MainWindow
 
@@ -77,7 +77,7 @@ def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
 def test_the_notes_to_insert_are_listed_after_the_first_preview(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(task_tab_module, "NOTES_AT_THE_LATEST_MS", 60_000)
+    monkeypatch.setattr(notes_to_insert, "NOTES_AT_THE_LATEST_MS", 60_000)
     live_server.hook("delay", seconds=0.5, path="/api/notes/")  # a slow preview: notes wait
     order: list[str] = []
     window: MainWindow = make_window()
@@ -94,7 +94,7 @@ def test_the_notes_to_insert_are_listed_after_the_first_preview(
 def test_without_an_agent_to_preview_the_notes_are_listed_all_the_same(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(task_tab_module, "NOTES_AT_THE_LATEST_MS", 50)
+    monkeypatch.setattr(notes_to_insert, "NOTES_AT_THE_LATEST_MS", 50)
     window: MainWindow = make_window()
     # Nothing previews: an agent id no one has, so the first Task never shows.
     monkeypatch.setattr(MainWindow, "open_agent", lambda self, agent_id: None)

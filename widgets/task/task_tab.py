@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -15,13 +15,13 @@ from app.core.embed_verdicts import EmbedVerdict, server_verdicts
 from app.core.expander import task_display_path
 from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
 from app.core.user_message import MessageKey, Severity, UserMessage
-from app.desk.failures import describe_failure
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
+from widgets.common.built_in_parts import BuiltInParts, Parts
 from widgets.common.provenance import ProvenanceStrip
-from widgets.editor.embeddable_model import NoteList, with_search_keys
+from widgets.editor.embeddable_model import NoteList
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
@@ -29,6 +29,7 @@ from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
 from widgets.task.merge_flow import MergeFlow
+from widgets.task.notes_to_insert import NotesToInsert
 from widgets.task.read_only import ReadOnlyBanner, ReadOnlyTask
 from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
@@ -48,11 +49,8 @@ INSIGHT_MODULE = "widgets.insight.insight_flow"
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
 HTTP client, the references and run views), so the tab's other modules load sooner."""
 
-NOTES_AT_THE_LATEST_MS = 1_500
-"""The notes to insert are listed after the first preview, or this long after connecting."""
 
-
-class TaskTab(QWidget):
+class TaskTab(QWidget, BuiltInParts):
     """One open agent's Task, as a view: the TaskSession decides load, save and conflict;
     the tab shows its state. The window feeds it a connection and an agent.
 
@@ -97,43 +95,11 @@ class TaskTab(QWidget):
         self._undoable_load = False
         self._repainting = False
         self._sidebar_broken: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _id: ()
-        self._notes_from: Connection | None = None  # the server whose notes to list next
         self._insight: InsightFlow | None = None
-        self.showable = False  # built far enough to show a Task and edit it
-        self.modules_next: tuple[str, ...] = ()  # what the next part imports
-        self._building: Iterator[tuple[str, ...]] | None = self._build(runner, messages, actions)
-        if not staged:
-            self.finish_building()
+        self._build_in_parts(self._build(runner, messages, actions), staged=staged)
 
-    @property
-    def building(self) -> bool:
-        """Parts are still to be built."""
-        return self._building is not None
-
-    def build_more(self) -> bool:
-        """Builds the next part of the tab; False once it is whole."""
-        if self._building is None:
-            return False
-        modules = next(self._building, None)
-        if modules is None:
-            self._building = None
-            self.modules_next = ()
-            return False
-        self.modules_next = modules
-        return True
-
-    def finish_building(self) -> None:
-        """Builds whatever is left, now."""
-        while self.build_more():
-            pass
-
-    def _build(
-        self, runner: Runner, messages: Messages, actions: WindowActions
-    ) -> Iterator[tuple[str, ...]]:
-        """The tab's parts in the order they depend on each other; each ``yield`` is a point
-        where the window may paint and handle input (every part takes 5-30 ms to make), and
-        yields the modules the next part imports (a builder may load them off the GUI
-        thread first)."""
+    def _build(self, runner: Runner, messages: Messages, actions: WindowActions) -> Parts:
+        """The tab's parts in the order they depend on each other (each takes 5-30 ms)."""
         self.header = AgentHeader()
         self.provenance = ProvenanceStrip()
         self.banners = TaskBanners()
@@ -146,12 +112,11 @@ class TaskTab(QWidget):
         yield ()
 
         self.work_area = work_area = TaskWorkArea(runner, actions, staged=True)
-        self.editor = self.work_area.editor
-        self.preview = self.work_area.preview
-        self.modes = self.work_area.modes
-        yield ()
-        work_area.finish_building()
-        self.versions = self.work_area.versions
+        yield from work_area.parts  # its editor and preview, then its versions panel
+        self.editor = work_area.editor
+        self.preview = work_area.preview
+        self.modes = work_area.modes
+        self.versions = work_area.versions
         self.size_meters = SizeMeters()
         yield ()
 
@@ -178,7 +143,9 @@ class TaskTab(QWidget):
             server_verdicts=self._server_verdicts,
             parent=self,
         )
-        self.live_preview.shown.connect(self._list_notes)
+        self.notes_to_insert = NotesToInsert(runner, messages, self)
+        self.notes_to_insert.listed.connect(self._on_notes_listed)
+        self.live_preview.shown.connect(self.notes_to_insert.list_now)
         self.links = PreviewLinks(runner, self, self._broken_paths, self._reader)
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.merge_flow = MergeFlow(
@@ -239,33 +206,11 @@ class TaskTab(QWidget):
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
         self.session = session
-        # The notes to insert come after the first preview: reading 50,000 of them keeps a
-        # worker busy ~0.5 s, and every Qt call of the GUI thread waits for the GIL behind it
-        # (building and showing the first Task took 3-5x as long). No Task to preview (no
-        # agents, a failure): they come a moment later anyway.
-        self._notes_from = connection
-        QTimer.singleShot(NOTES_AT_THE_LATEST_MS, self._list_notes)
-
-    def _list_notes(self, *_shown: object) -> None:
-        connection, self._notes_from = self._notes_from, None
-        if connection is None or connection is not self.connection:
-            return  # listed already, or a newer server has its own
-        self.runner.submit(  # the search keys are built off the GUI thread too
-            lambda: with_search_keys(connection.client.embeddable_notes()),
-            on_done=self._on_notes_listed,
-            on_error=lambda exc: self._on_notes_failed(connection, exc),
-        )
+        self.notes_to_insert.list_for(connection)
 
     def _on_notes_listed(self, notes: NoteList) -> None:
-        self.messages.withdraw(MessageKey.NOTES)
         self.editor.set_embeddable_notes(notes)
         self.notes_listed.emit()
-
-    def _on_notes_failed(self, connection: Connection, exc: BaseException) -> None:
-        doing = "The notes to insert could not be listed"
-        self.messages.warning(describe_failure(exc, doing=doing).text, MessageKey.NOTES)
-        if connection is self.connection:
-            self._notes_from = connection  # asked again after the next preview
 
     def set_sidebar_broken(self, lookup: Callable[[str], tuple[BrokenEmbed, ...]]) -> None:
         """The server's embed status (per agent) for the header mark and the banner."""

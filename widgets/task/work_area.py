@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from app.connect.remembered import remember_side_by_side, side_by_side_remembered
 from app.desk.runner import Runner
+from widgets.common.built_in_parts import Parts
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor
 from widgets.preview.preview_panel import PreviewPanel
@@ -32,12 +33,19 @@ class TaskWorkArea(QSplitter):
         *,
         staged: bool = False,
     ) -> None:
-        """``staged``: the editor and the preview now, the versions panel and the rest at
-        ``finish_building`` (the Task tab builds itself a part at a time)."""
+        """``staged``: nothing yet; ``parts`` builds the editor and the preview, then the rest
+        (the Task tab builds itself, this among it, a part at a time)."""
         super().__init__(Qt.Orientation.Horizontal, parent)
         self._commands = commands
         self._runner = runner
         self._remembered = False
+        self.parts = self._build(runner, commands)
+        if not staged:
+            for _ in self.parts:
+                pass
+
+    def _build(self, runner: Runner, commands: WindowActions) -> Parts:
+        """The editor and the preview, then the rest."""
         self.editor = TaskEditor()
         self.find_bar = FindBar(self.editor)
         self.find_bar.hide()
@@ -54,16 +62,9 @@ class TaskWorkArea(QSplitter):
 
         self.setChildrenCollapsible(False)
         self.addWidget(self.modes)
-        self._built = False
-        if not staged:
-            self.finish_building()
+        yield ()
 
-    def finish_building(self) -> None:
-        """The hidden versions panel, Side by side and the commands' wiring."""
-        if self._built:
-            return
-        self._built = True
-        commands, runner = self._commands, self._runner
+        # The hidden versions panel, Side by side and the commands' wiring.
         self.versions = VersionsPanel()
         self.versions.mine_text = self.editor.text  # "Compare with my text"
         self.versions.hide()

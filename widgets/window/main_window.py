@@ -96,10 +96,8 @@ class MainWindow(QMainWindow):
         )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
-        self._tab_loading = False  # its modules are loading on a worker
-        self._tab_in_parts: TaskTab | None = None  # being built, a part per event-loop turn
-        self._tab_builder: TabBuilder | None = None
-        self._waiting_connection: Connection | None = None  # for them, to open its agent
+        self._tab_builder: TabBuilder | None = None  # the tab, while it is being built
+        self._waiting_connection: Connection | None = None  # for it, to open its agent
         self._placeholder = QWidget()  # the Task tab's place until it is built
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
@@ -152,11 +150,16 @@ class MainWindow(QMainWindow):
     def task_tab(self) -> TaskTab:
         """The editor area, built on first use: after the first paint, not before it."""
         if self._task_tab is None:
-            tab = self._tab_in_parts or self._new_tab(staged=False)
-            tab.finish_building()  # wanted now: the parts not built yet are built at once
-            self._place_tab(tab)
+            builder = self._tab_builder
+            self._place_tab(builder.finish() if builder else self._new_tab(staged=False))
         assert self._task_tab is not None
         return self._task_tab
+
+    @property
+    def _tab_in_parts(self) -> TaskTab | None:
+        """The tab while it is being built, before it is placed in the window."""
+        builder = self._tab_builder
+        return builder.tab if builder is not None and self._task_tab is None else None
 
     def _new_tab(self, *, staged: bool) -> TaskTab:
         from widgets.task.task_tab import TaskTab
@@ -164,7 +167,6 @@ class MainWindow(QMainWindow):
         return TaskTab(self.runner, self.messages, self.actions_, staged=staged)
 
     def _place_tab(self, tab: TaskTab) -> None:
-        self._tab_in_parts = None
         self.messages.set_message_bar(tab.message_bar)
         tab.agent_shown.connect(self.on_agent_shown)
         tab.leave_requested.connect(self.ask_before_leaving)
@@ -179,26 +181,16 @@ class MainWindow(QMainWindow):
 
     def _tab_coming(self) -> bool:
         """The tab's modules are loading, or it is being built a part at a time."""
-        return self._task_tab is None and (self._tab_loading or self._tab_in_parts is not None)
+        return self._task_tab is None and self._tab_builder is not None
 
     def _prepare_task_tab(self) -> None:
-        """While the server starts, the editor stack's modules load on a worker (on the GUI
-        thread their imports held the window for ~0.6 s); the tab is built once they are in."""
-        if self._task_tab is None and not self._tab_coming():
-            self._tab_loading = True
-            self.runner.submit(
-                _load_task_tab_modules,
-                on_done=lambda _: self._on_tab_modules_in(),
-                on_error=lambda _: self._on_tab_modules_in(),  # the GUI thread's import says why
-            )
-
-    def _on_tab_modules_in(self) -> None:
-        self._tab_loading = False
-        if self._task_tab is None:
+        """While the server starts, the tab is built off the GUI thread's back (TabBuilder)."""
+        if self._task_tab is None and self._tab_builder is None:
             from widgets.window.tab_builder import TabBuilder
 
-            tab = self._tab_in_parts = self._new_tab(staged=True)
-            self._tab_builder = TabBuilder(self.runner, tab, self._show_built_tab)
+            self._tab_builder = TabBuilder(
+                self.runner, lambda: self._new_tab(staged=True), self._show_built_tab, self
+            )
             self._tab_builder.start()
 
     def _show_built_tab(self, tab: TaskTab) -> None:
@@ -450,8 +442,3 @@ class MainWindow(QMainWindow):
         if self.connection is not None:
             self.connection.close()
         self.start_up.stop_embedded()
-
-
-def _load_task_tab_modules() -> None:
-    """Imports only: classes are defined, no widget is made (safe off the GUI thread)."""
-    import widgets.task.task_tab  # noqa: F401
