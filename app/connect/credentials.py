@@ -13,12 +13,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
-
-import keyring
-from keyring.backend import KeyringBackend
-from keyring.backends import chainer, fail, null
-from keyring.errors import KeyringError
+from typing import TYPE_CHECKING, Literal
 
 from app.connect.private_files import (  # noqa: F401  (kept importable from here)
     PRIVATE_FILE_MODE,
@@ -29,10 +24,23 @@ from app.connect.private_files import (  # noqa: F401  (kept importable from her
 )
 from app.store.server_keys import server_key
 
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
+
+# keyring is imported where a token is looked up or kept there, not with this module: its
+# import (entry points, jaraco, ~100 ms) is not needed when TASKDESK_TOKEN or the session
+# has the token, nor by the local workspace.
+
 KEYRING_SERVICE = "taskdesk"
 TOKEN_ENV = "TASKDESK_TOKEN"
 
 TokenSource = Literal["environment", "session", "keyring", "file"]
+
+
+def _system_keyring() -> KeyringBackend:
+    import keyring
+
+    return keyring.get_keyring()
 
 
 class CredentialsError(Exception):
@@ -64,7 +72,9 @@ def keyring_available(backend: KeyringBackend | None = None) -> bool:
     The fail and null backends (and a chainer with nothing to chain) accept calls but keep
     nothing, so they count as no keyring.
     """
-    active = backend if backend is not None else keyring.get_keyring()
+    from keyring.backends import chainer, fail, null
+
+    active = backend if backend is not None else _system_keyring()
     if isinstance(active, fail.Keyring | null.Keyring):
         return False
     if isinstance(active, chainer.ChainerBackend):
@@ -98,7 +108,7 @@ class TokenStore:
 
     @property
     def backend(self) -> KeyringBackend:
-        return self._backend if self._backend is not None else keyring.get_keyring()
+        return self._backend if self._backend is not None else _system_keyring()
 
     def keyring_available(self) -> bool:
         return keyring_available(self.backend)
@@ -112,6 +122,8 @@ class TokenStore:
         if key in self._session:
             return FoundToken(self._session[key], "session")
         if self.keyring_available():
+            from keyring.errors import KeyringError
+
             try:
                 stored = self.backend.get_password(KEYRING_SERVICE, key)
             except KeyringError:
@@ -144,6 +156,8 @@ class TokenStore:
                 self.token_file,
             )
         if self.keyring_available():
+            from keyring.errors import KeyringError
+
             try:
                 self.backend.set_password(KEYRING_SERVICE, key, token)
             except KeyringError:
@@ -166,6 +180,8 @@ class TokenStore:
         if self._env_server in (None, key):
             self._env_token = None
         if self.keyring_available():
+            from keyring.errors import KeyringError
+
             with contextlib.suppress(KeyringError):  # nothing stored there is fine
                 self.backend.delete_password(KEYRING_SERVICE, key)
         tokens = self._read_file()

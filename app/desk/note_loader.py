@@ -10,7 +10,6 @@ from app.core.expander import level_of
 from app.core.models import OrgFile, Reader, can_read
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
-from app.render import render_markdown
 
 AGENT_CANT_READ = "The agent can't read it."
 NO_NOTE_TEXT = "This server doesn't share note text, so the note can't be shown here."
@@ -72,6 +71,8 @@ def read_note_view(
             kind="collection",
             about=about_collection(name, level) if readable else "",
         )
+    from app.render import render_markdown  # on the runner: the renderer loads on first use
+
     html = render_markdown(note.text) if note.text is not None else None
     reachable = html is not None and readable
     return NoteView(

@@ -16,7 +16,6 @@ from app.core.expander import Expansion
 from app.core.models import Reader
 from app.core.user_message import MessageKey
 from app.desk.runner import Runner
-from app.render.preview_html import render_preview
 from app.render.preview_notes import PreviewExpansion
 from app.store.errors import StoreError
 
@@ -92,7 +91,7 @@ class PreviewPipeline(QObject):
         runner: Runner,
         notes: PreviewSource,
         text_source: Callable[[], str],
-        render: PreviewRender = render_preview,
+        render: PreviewRender | None = None,
         debounce_ms: int = PREVIEW_DEBOUNCE_MS,
         parent: QObject | None = None,
     ) -> None:
@@ -143,7 +142,7 @@ class PreviewPipeline(QObject):
         self._busy = True
         text = self._text_source()
         version = self._requested
-        notes, render = self._notes, self._render
+        notes, render = self._notes, self._render or _render_preview
         loading = self.loading  # emitted from the worker: queued to the GUI thread
 
         def progress(done: int, asked: int) -> None:
@@ -193,6 +192,14 @@ class PreviewPipeline(QObject):
         if self._queued:
             self._queued = False
             self._start()
+
+
+def _render_preview(expansion: Expansion, *, unchecked: frozenset[str]) -> str:
+    """The Markdown renderer, loaded on the runner by the first preview: its modules (~80 ms)
+    are not on the way to the first Task on screen."""
+    from app.render.preview_html import render_preview
+
+    return render_preview(expansion, unchecked=unchecked)
 
 
 def _preview_problem(exc: BaseException) -> str:

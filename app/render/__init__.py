@@ -9,12 +9,12 @@ from app.core.lazy_names import lazy_names
 if TYPE_CHECKING:
     from app.render.links import EMBED_SCHEME, LinkAction, classify_link
     from app.render.preview_html import (
-        PREVIEW_STYLESHEET,
         PreviewRenderer,
         render_markdown,
         render_plain,
         render_preview,
     )
+    from app.render.preview_stylesheet import PREVIEW_STYLESHEET
 
 # Loaded on first use: a module that only needs the link rule (a dialog) must not load the
 # Markdown renderer.
@@ -22,7 +22,7 @@ _WHERE = {
     "EMBED_SCHEME": "app.render.links",
     "LinkAction": "app.render.links",
     "classify_link": "app.render.links",
-    "PREVIEW_STYLESHEET": "app.render.preview_html",
+    "PREVIEW_STYLESHEET": "app.render.preview_stylesheet",
     "PreviewRenderer": "app.render.preview_html",
     "render_markdown": "app.render.preview_html",
     "render_plain": "app.render.preview_html",

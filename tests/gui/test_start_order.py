@@ -1,9 +1,14 @@
 """What start-up does in which order: the Task tab is built a part at a time with the window's
-events handled in between, and the notes to insert are listed only after the first preview."""
+events handled in between, the notes to insert are listed only after the first preview, and
+what only later work needs is not loaded on the way to the first Task."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -102,3 +107,36 @@ def test_without_an_agent_to_preview_the_notes_are_listed_all_the_same(
         sign_in(qtbot, window, live_server.url, live_server.token("ann"), first_agent=False)
     assert window.task_tab.live_preview.last_preview is None
     assert window.task_tab.editor.embeddable_model.rowCount() > 0
+
+
+LOADED_LATER = ("markdown_it", "rapidfuzz", "keyring")
+"""The renderer (the first preview loads it on the runner), the note search and diffs (loaded
+after the first Task), the keyring (only when a token is looked up there)."""
+
+
+def test_the_way_to_the_first_task_leaves_the_renderer_search_and_keyring_for_later(
+    tmp_path: Path,
+) -> None:
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "import widgets.launcher, widgets.window.main_window, widgets.task.task_tab\n"
+        "import app.client, app.connect.connection\n"
+        "from app.connect.connection import token_store\n"
+        "found = token_store('http://127.0.0.1:1').token_for('http://127.0.0.1:1')\n"
+        "assert found is not None and found.source == 'environment', found\n"
+        f"print(sorted(m for m in {LOADED_LATER!r} if m in sys.modules))\n"
+    )
+    env = dict(os.environ, TASKDESK_HOME=str(tmp_path), TASKDESK_TOKEN="op-secret")
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

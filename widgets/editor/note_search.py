@@ -18,8 +18,6 @@ from itertools import compress
 from operator import not_
 from typing import Literal
 
-from rapidfuzz.fuzz import ratio
-
 from app.core.models import AccessEntry, EmbeddableNote, Reader
 
 NoteKind = Literal["note", "collection"]
@@ -227,6 +225,11 @@ class _Ranking:
     ratio), the server's order among equals."""
 
     def __init__(self, query: Query, titles: list[str]) -> None:
+        # Imported by the first search, not with the editor: the tab loads it on the runner
+        # after the first Task is on screen (task_tab.LATER_MODULES).
+        from rapidfuzz.fuzz import ratio
+
+        self._ratio = ratio
         self._phrase = query.phrase
         self._words = query.words
         self._titles = titles
@@ -243,7 +246,7 @@ class _Ranking:
             tier = 3 if all(starts(title) for starts in self._at_word_start) else 4
         else:
             tier = 5
-        return tier, -ratio(phrase, title)
+        return tier, -self._ratio(phrase, title)
 
     def sort(self, rows: list[int]) -> list[int]:
         return sorted(rows, key=self.score) if len(rows) > 1 else rows

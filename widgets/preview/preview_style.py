@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from app.render import PREVIEW_STYLESHEET
+from app.render.preview_stylesheet import PREVIEW_STYLESHEET
 from widgets.common.theme import Theme
 
 _THEMED = """

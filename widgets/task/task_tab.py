@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 INSIGHT_MODULE = "widgets.insight.insight_flow"
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
 HTTP client, the references and run views), so the tab's other modules load sooner."""
+LATER_MODULES = (INSIGHT_MODULE, "rapidfuzz.fuzz", "rapidfuzz.distance")
+"""Loaded on the runner before the last part, after the first Task is on screen: the note
+search and the diffs import rapidfuzz on first use, which must not be a keystroke."""
 
 
 class TaskTab(QWidget, BuiltInParts):
@@ -162,7 +165,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.task_commands = TaskCommands(self)
         self._set_enabled(False)
         self.showable = True
-        yield (INSIGHT_MODULE,)
+        yield LATER_MODULES
 
         from widgets.insight.insight_flow import InsightFlow  # see INSIGHT_MODULE
 
