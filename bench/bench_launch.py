@@ -47,10 +47,10 @@ _PAINT_PROBE = textwrap.dedent(
 BASELINE = _PAINT_PROBE + textwrap.dedent(
     """
     import sys
-    import qtawesome  # noqa: F401  the same icon library
     from PySide6.QtWidgets import (
         QApplication, QListView, QMainWindow, QPlainTextEdit, QSplitter, QToolBar,
     )
+    # The same icon library, loaded the way the app loads it (widgets.common.qtawesome_qt).
     from widgets.common.icons import icon
 
     app = QApplication(sys.argv[:1])

@@ -5,12 +5,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-import qtawesome as qta
 from PySide6.QtCore import QEvent, QObject, QRect, QSize
 from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
 from PySide6.QtWidgets import QLabel
 
+from widgets.common import qtawesome_qt
 from widgets.common.theme import current_theme
+
+qtawesome_qt.install()  # before qtawesome loads: see there (220 ms before the first paint)
+
+import qtawesome as qta  # noqa: E402  (after the line above, on purpose)
 
 IconName = Literal[
     "warning",
