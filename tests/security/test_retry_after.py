@@ -68,7 +68,8 @@ header_values = st.text(
 @given(
     status=st.sampled_from([301, 400, 401, 403, 404, 409, 413, 422, 429, 500, 503, 504, 599]),
     retry_after=header_values,
-    location=header_values,
+    # A redirect's message quotes its Location as sent: "inf" there is the server's word.
+    location=header_values.filter(lambda s: "inf" not in s and "nan" not in s),
     body=st.binary(max_size=100),
 )
 def test_no_header_value_escapes_as_an_untyped_error(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
@@ -20,16 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from widgets.common.accessible_roles import announce, set_accessible_role
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectRequest:
-    """What the operator asked for; ``remember`` keeps the token in the system keyring."""
-
-    url: str
-    token: str
-    remember: bool
-    in_file: bool = False  # where there is no keyring: a file only the operator can read
+from widgets.dialogs.connect_request import ConnectRequest
 
 
 def check_server_url(text: str) -> tuple[str | None, str]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton, QWidget
 
 from widgets.common.icons import IconName, icon
-from widgets.dialogs.shortcuts import ShortcutsDialog, shortcut_rows
 from widgets.window.edit_menu import EditActions
+
+if TYPE_CHECKING:
+    from widgets.dialogs.shortcuts import ShortcutsDialog
 
 
 def _plain(label: str) -> str:
@@ -138,6 +142,8 @@ class WindowActions(QObject):
 
     def open_shortcuts(self) -> None:
         """Help › Keyboard shortcuts: the table built from the actions as they are now."""
+        from widgets.dialogs.shortcuts import ShortcutsDialog, shortcut_rows  # on first use
+
         dialog = ShortcutsDialog(shortcut_rows(self._menu_bar, self._window), self._window)
         self.shortcuts_dialog = dialog
         dialog.finished.connect(lambda _: setattr(self, "shortcuts_dialog", None))

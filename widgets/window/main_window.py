@@ -18,8 +18,7 @@ from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QToolBar, QWidget
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
-from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice
-from widgets.dialogs.connect import ConnectDialog, ConnectRequest
+from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.embed_marks import EmbedMarks
@@ -38,6 +37,8 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.connection import Connection
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
+    from widgets.dialogs.confirm import ConfirmLeaveDialog
+    from widgets.dialogs.connect import ConnectDialog
     from widgets.task.task_tab import TaskTab
     from widgets.window.tab_builder import TabBuilder
 
@@ -380,6 +381,8 @@ class MainWindow(QMainWindow):
         if self._task_tab is None or not self._task_tab.has_unsaved():
             proceed()
             return
+        from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice  # when first asked
+
         dialog = ConfirmLeaveDialog(self.task_tab.agent_name(), action, self)
         self.leave_dialog = dialog
 

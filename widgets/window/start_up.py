@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
-from widgets.dialogs.connect import ConnectDialog, ConnectRequest
+from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the modules themselves load on first use, after the first p
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
     from app.store import LocalStore
+    from widgets.dialogs.connect import ConnectDialog
     from widgets.dialogs.damaged_workspace import DamagedWorkspaceDialog
 
 FIRST_PAINT_FALLBACK_MS = 250
@@ -175,6 +176,8 @@ class StartUp(QObject):
             return (tokens if tokens is not None else token_store(None)), keyring_available()
 
         def show_dialog(found: tuple[TokenStore, bool]) -> None:
+            from widgets.dialogs.connect import ConnectDialog  # not before the first paint
+
             self.tokens, has_keyring = found
             dialog = ConnectDialog(url, keyring_available=has_keyring, parent=self._window)
             self.connect_dialog = dialog
