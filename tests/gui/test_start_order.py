@@ -64,6 +64,38 @@ def test_the_task_tab_is_built_a_part_at_a_time_with_events_in_between(
     assert tab.versions is tab.work_area.versions and tab.insight.panel.isHidden()
 
 
+def test_the_side_panel_follows_the_first_task_a_view_at_a_time(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns_at_each_part: list[int] = []
+    build_more = TaskTab.build_more
+
+    def counted(tab: TaskTab) -> bool:
+        turns_at_each_part.append(turns.count)
+        return build_more(tab)
+
+    monkeypatch.setattr(TaskTab, "build_more", counted)
+    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
+    window: MainWindow = make_window()
+    turns = EventLoopTurns()
+    try:
+        with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+            window.start(live_server.url)
+        parts_before = len(turns_at_each_part)
+        tab = window.task_tab
+        qtbot.waitUntil(lambda: not tab.building, timeout=LOAD_TIMEOUT_MS)
+    finally:
+        turns.stop()
+    after = turns_at_each_part[parts_before:]
+    assert len(after) >= 4, "the side panel's views and its flow are parts of their own"
+    assert all(b > a for a, b in pairwise(after))
+    panel = tab.insight.panel
+    assert [panel.tabText(i) for i in range(panel.count())] == ["References", "Runs", "Shape"]
+    assert panel.isHidden()
+    tab.insight.on_panel_toggled("shape", True)  # wired: the View menu's commands show it
+    assert panel.isVisible() and panel.current_tab() == "shape"
+
+
 def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -58,13 +58,19 @@ class InsightFlow(QObject):
     (``dialog``) so tests can read and close it."""
 
     def __init__(
-        self, runner: Runner, messages: Messages, tab: TaskTab, view_menu: QMenu | None
+        self,
+        runner: Runner,
+        messages: Messages,
+        tab: TaskTab,
+        view_menu: QMenu | None,
+        panel: InsightPanel | None = None,
     ) -> None:
+        """``panel``: one already built (the Task tab builds it a view at a time)."""
         super().__init__(tab)
         self._runner = runner
         self._messages = messages
         self._tab = tab
-        self.panel = InsightPanel()
+        self.panel = panel if panel is not None else InsightPanel()
         self.panel.hide()
         tab.work_area.addWidget(self.panel)
         self.commands = InsightActions(tab)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
+from widgets.common.built_in_parts import Parts
 from widgets.insight.references_view import ReferencesView
 from widgets.insight.runs_view import RunsView
 from widgets.insight.shape_view import ShapeView
@@ -14,21 +15,28 @@ PanelTab = Literal["references", "runs", "shape"]
 
 
 class InsightPanel(QTabWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, staged: bool = False) -> None:
+        """``staged``: an empty tab widget; ``parts`` adds a view at a time (the Task tab
+        builds it after the first Task, between events)."""
         super().__init__(parent)
         self.setObjectName("InsightPanel")
         self.setMinimumWidth(340)
+        self._tabs: dict[PanelTab, QWidget] = {}
+        self.parts = self._build()
+        if not staged:
+            for _ in self.parts:
+                pass
+
+    def _build(self) -> Parts:
         self.references = ReferencesView()
-        self.runs = RunsView()
-        self.shape = ShapeView()
         self.addTab(self.references, "References")
+        yield ()
+        self.runs = RunsView()
         self.addTab(self.runs, "Runs")
+        yield ()
+        self.shape = ShapeView()
         self.addTab(self.shape, "Shape")
-        self._tabs: dict[PanelTab, QWidget] = {
-            "references": self.references,
-            "runs": self.runs,
-            "shape": self.shape,
-        }
+        self._tabs.update({"references": self.references, "runs": self.runs, "shape": self.shape})
 
     def show_tab(self, tab: PanelTab) -> None:
         self.setCurrentWidget(self._tabs[tab])
