@@ -1,9 +1,26 @@
-"""The environment for running the real `taskdesk` in a process of its own in a test."""
+"""Running the real `taskdesk` (or a few lines of it) in a process of its own in a test."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` at the project's root: what a fresh process imports and prints."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def app_env(home: Path) -> dict[str, str]:

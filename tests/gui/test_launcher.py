@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.app_process import run_python as _run
 from widgets.launcher import NO_DISPLAY_MESSAGE, X11_LIBRARIES_MESSAGE, display_problem
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def _env_without_display(tmp_path: Path) -> dict[str, str]:

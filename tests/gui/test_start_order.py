@@ -5,14 +5,13 @@ what only later work needs is not loaded on the way to the first Task."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
 
+from tests.app_process import run_python
 from tests.live_server import LiveServer
 from tests.window_steps import LOAD_TIMEOUT_MS, sign_in
 from widgets.task import notes_to_insert
@@ -37,26 +36,55 @@ class EventLoopTurns:
         self._running = False
 
 
-def test_the_task_tab_is_built_a_part_at_a_time_with_events_in_between(
+class PartsCounted:
+    """The event-loop pass in which each of the tab's parts was built, from ``start()``."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.turns_at_each_part: list[int] = []
+        self._turns: EventLoopTurns | None = None
+        build_more = TaskTab.build_more
+
+        def counted(tab: TaskTab) -> bool:
+            self.turns_at_each_part.append(self._turns.count if self._turns else 0)
+            return build_more(tab)
+
+        monkeypatch.setattr(TaskTab, "build_more", counted)
+
+    def start(self) -> None:
+        self._turns = EventLoopTurns()
+
+    def stop(self) -> None:
+        if self._turns is not None:
+            self._turns.stop()
+
+
+def _start_counting_parts(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    turns_at_each_part: list[int] = []
-    build_more = TaskTab.build_more
-
-    def counted(tab: TaskTab) -> bool:
-        turns_at_each_part.append(turns.count)
-        return build_more(tab)
-
-    monkeypatch.setattr(TaskTab, "build_more", counted)
+) -> tuple[MainWindow, list[int], int]:
+    """A window started on ``live_server`` until its tab is whole: the pass of each part,
+    and how many parts were built before the first Task was on screen."""
+    parts = PartsCounted(monkeypatch)
     monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
     window: MainWindow = make_window()
-    turns = EventLoopTurns()
+    parts.start()
     try:
         with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
             window.start(live_server.url)
+        before_task = len(parts.turns_at_each_part)
+        tab = window.task_tab
+        qtbot.waitUntil(lambda: not tab.building, timeout=LOAD_TIMEOUT_MS)
     finally:
-        turns.stop()
-    assert len(turns_at_each_part) >= 5, "the tab is built in several parts"
+        parts.stop()
+    return window, parts.turns_at_each_part, before_task
+
+
+def test_the_task_tab_is_built_a_part_at_a_time_with_events_in_between(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window, turns_at_each_part, before_task = _start_counting_parts(
+        qtbot, make_window, live_server, monkeypatch
+    )
+    assert before_task >= 5, "the tab is built in several parts"
     # Every part after the first ran in a later pass of the event loop than the one before.
     assert all(b > a for a, b in pairwise(turns_at_each_part))
     tab = window.task_tab
@@ -67,28 +95,13 @@ def test_the_task_tab_is_built_a_part_at_a_time_with_events_in_between(
 def test_the_side_panel_follows_the_first_task_a_view_at_a_time(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    turns_at_each_part: list[int] = []
-    build_more = TaskTab.build_more
-
-    def counted(tab: TaskTab) -> bool:
-        turns_at_each_part.append(turns.count)
-        return build_more(tab)
-
-    monkeypatch.setattr(TaskTab, "build_more", counted)
-    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
-    window: MainWindow = make_window()
-    turns = EventLoopTurns()
-    try:
-        with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
-            window.start(live_server.url)
-        parts_before = len(turns_at_each_part)
-        tab = window.task_tab
-        qtbot.waitUntil(lambda: not tab.building, timeout=LOAD_TIMEOUT_MS)
-    finally:
-        turns.stop()
-    after = turns_at_each_part[parts_before:]
+    window, turns_at_each_part, before_task = _start_counting_parts(
+        qtbot, make_window, live_server, monkeypatch
+    )
+    after = turns_at_each_part[before_task:]
     assert len(after) >= 4, "the side panel's views and its flow are parts of their own"
     assert all(b > a for a, b in pairwise(after))
+    tab = window.task_tab
     panel = tab.insight.panel
     assert [panel.tabText(i) for i in range(panel.count())] == ["References", "Runs", "Shape"]
     assert panel.isHidden()
@@ -160,15 +173,6 @@ def test_the_way_to_the_first_task_leaves_the_renderer_search_and_keyring_for_la
         f"print(sorted(m for m in {LOADED_LATER!r} if m in sys.modules))\n"
     )
     env = dict(os.environ, TASKDESK_HOME=str(tmp_path), TASKDESK_TOKEN="op-secret")
-    env["QT_QPA_PLATFORM"] = "offscreen"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_python(code, dict(env, QT_QPA_PLATFORM="offscreen"))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

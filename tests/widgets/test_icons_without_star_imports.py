@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.app_process import run_python
 
 _DRAW = """
 import hashlib, json, sys
@@ -29,16 +26,7 @@ print(json.dumps({{"drawn": drawn, "view": view.startswith("PySide6.QtWidgets, l
 
 
 def _draw(before: str) -> dict[str, object]:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run(
-        [sys.executable, "-c", _DRAW.format(before=before)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_python(_DRAW.format(before=before), dict(os.environ, QT_QPA_PLATFORM="offscreen"))
     assert result.returncode == 0, result.stderr
     out: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
     return out
@@ -66,16 +54,7 @@ def test_the_window_draws_its_icons_without_qtpy_loading_every_qt_class() -> Non
         "gui = vars(sys.modules['qtpy.QtGui'])\n"
         "print('PySide6.QtOpenGL' in sys.modules, 'QColor' in gui, 'QOpenGLContext' in gui)\n"
     )
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_python(code, dict(os.environ, QT_QPA_PLATFORM="offscreen"))
     assert result.returncode == 0, result.stderr
     # qtpy's own QtGui star-imports PySide6.QtGui and loads QtOpenGL too.
     assert result.stdout.split() == ["False", "False", "False"]
