@@ -115,10 +115,13 @@ def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
     monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
     window: MainWindow = make_window()
     window.start(live_server.url)
-    qtbot.waitUntil(lambda: window._tab_in_parts is not None, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(
+        lambda: window._tab_builder is not None and window._tab_builder.tab is not None,
+        timeout=LOAD_TIMEOUT_MS,
+    )
     tab = window.task_tab  # wanted now: built whole at once, and placed in the window
     assert tab.build_more() is False
-    assert tab.parent() is window.splitter and window._tab_in_parts is None
+    assert tab.parent() is window.splitter and not window._tab_coming()
     with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
         pass  # the connection still opens its first agent in the finished tab
     assert window.task_tab is tab and tab.editor.text().strip()

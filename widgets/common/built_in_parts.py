@@ -9,6 +9,15 @@ Parts = Iterator[tuple[str, ...]]
 imports (a builder may load them off the GUI thread first)."""
 
 
+def parts_of(parts: Parts, *, staged: bool) -> Parts:
+    """A part of a bigger widget: ``parts`` for its host to build (``yield from``) when
+    ``staged``, else built now (nothing is left to yield)."""
+    if not staged:
+        for _ in parts:
+            pass
+    return parts
+
+
 class BuiltInParts:
     """Mixed into a widget whose ``__init__`` ends with ``self._build_in_parts(parts, staged)``:
     staged, the parts are built by ``build_more`` (one each) or ``finish_building`` (the rest);

@@ -6,7 +6,7 @@ from typing import Literal
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from widgets.common.built_in_parts import Parts
+from widgets.common.built_in_parts import Parts, parts_of
 from widgets.insight.references_view import ReferencesView
 from widgets.insight.runs_view import RunsView
 from widgets.insight.shape_view import ShapeView
@@ -22,10 +22,7 @@ class InsightPanel(QTabWidget):
         self.setObjectName("InsightPanel")
         self.setMinimumWidth(340)
         self._tabs: dict[PanelTab, QWidget] = {}
-        self.parts = self._build()
-        if not staged:
-            for _ in self.parts:
-                pass
+        self.parts = parts_of(self._build(), staged=staged)
 
     def _build(self) -> Parts:
         self.references = ReferencesView()

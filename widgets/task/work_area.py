@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from app.connect.remembered import remember_side_by_side, side_by_side_remembered
 from app.desk.runner import Runner
-from widgets.common.built_in_parts import Parts
+from widgets.common.built_in_parts import Parts, parts_of
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor
 from widgets.preview.preview_panel import PreviewPanel
@@ -39,10 +39,7 @@ class TaskWorkArea(QSplitter):
         self._commands = commands
         self._runner = runner
         self._remembered = False
-        self.parts = self._build(runner, commands)
-        if not staged:
-            for _ in self.parts:
-                pass
+        self.parts = parts_of(self._build(runner, commands), staged=staged)
 
     def _build(self, runner: Runner, commands: WindowActions) -> Parts:
         """The editor and the preview, then the rest."""

@@ -156,12 +156,6 @@ class MainWindow(QMainWindow):
         assert self._task_tab is not None
         return self._task_tab
 
-    @property
-    def _tab_in_parts(self) -> TaskTab | None:
-        """The tab while it is being built, before it is placed in the window."""
-        builder = self._tab_builder
-        return builder.tab if builder is not None and self._task_tab is None else None
-
     def _new_tab(self, *, staged: bool) -> TaskTab:
         from widgets.task.task_tab import TaskTab
 
