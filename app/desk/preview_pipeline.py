@@ -76,14 +76,16 @@ class PreviewPipeline(QObject):
     ``schedule()`` is called on every keystroke and only restarts a timer. When typing pauses
     for ``debounce_ms`` the text is pulled from ``text_source`` and expanded (notes fetched
     as needed) and rendered on the runner. Only one job runs at a time; requests made while it
-    runs collapse into one follow-up with the newest text. A failing expansion or renderer
-    becomes a ``message`` and the last good preview stays.
+    runs collapse into one follow-up with the newest text. A job started before the last
+    ``set_context`` is dropped when it ends (it was another agent's). A failing expansion or
+    renderer becomes a ``message`` and the last good preview stays.
     """
 
     ready = Signal(object)  # PreviewResult
     loading = Signal(int, int)  # note lookups done, asked: the preview waits on the server
     idle = Signal()  # the preview in progress ended (drawn, or failed)
     message = Signal(object)  # UserMessage
+    _progress = Signal(int, int, int)  # from a worker: its job's context serial, done, asked
 
     def __init__(
         self,
@@ -101,6 +103,7 @@ class PreviewPipeline(QObject):
         self._text_source = text_source
         self._render = render
         self._context: PreviewContext | None = None
+        self._contexts = 0  # bumped by every set_context(): a job's answer is for its own
         self._requested = 0  # bumped by every schedule()
         self._busy = False
         self._queued = False
@@ -109,6 +112,7 @@ class PreviewPipeline(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._start)
+        self._progress.connect(self._on_progress)
 
     @property
     def busy(self) -> bool:
@@ -118,6 +122,7 @@ class PreviewPipeline(QObject):
     def set_context(self, context: PreviewContext | None) -> None:
         """Switches whose preview this is (None: nothing open); redraws at once."""
         self._context = context
+        self._contexts += 1
         if context is not None:
             self.refresh_now()
 
@@ -141,14 +146,14 @@ class PreviewPipeline(QObject):
             return
         self._busy = True
         text = self._text_source()
-        version = self._requested
+        version, serial = self._requested, self._contexts
         notes, render = self._notes, self._render or _render_preview
-        loading = self.loading  # emitted from the worker: queued to the GUI thread
+        reported = self._progress  # emitted from the worker: queued to the GUI thread
 
         def progress(done: int, asked: int) -> None:
             # The pipeline may have been replaced (another server) meanwhile.
             with contextlib.suppress(RuntimeError):
-                loading.emit(done, asked)
+                reported.emit(serial, done, asked)
 
         def make() -> PreviewResult:
             found = notes.expand_for_preview(
@@ -171,17 +176,31 @@ class PreviewPipeline(QObject):
                 notice=found.notice(),
             )
 
-        self._runner.submit(make, on_done=self._on_ready, on_error=self._on_failed)
+        self._runner.submit(
+            make,
+            on_done=lambda result: self._on_ready(result, serial),
+            on_error=lambda exc: self._on_failed(exc, serial),
+        )
 
-    def _on_ready(self, result: PreviewResult) -> None:
+    def _on_progress(self, serial: int, done: int, asked: int) -> None:
+        if serial == self._contexts:  # another agent's lookups are not this one's to count
+            self.loading.emit(done, asked)
+
+    def _on_ready(self, result: PreviewResult, serial: int) -> None:
         self._busy = False
+        if serial != self._contexts:  # made for the agent open before: never shown as this one
+            self._next()
+            return
         self._failing = False
         self.idle.emit()
         self.ready.emit(result)
         self._next()
 
-    def _on_failed(self, exc: BaseException) -> None:
+    def _on_failed(self, exc: BaseException, serial: int) -> None:
         self._busy = False
+        if serial != self._contexts:
+            self._next()
+            return
         self.idle.emit()
         if not self._failing:
             self._failing = True

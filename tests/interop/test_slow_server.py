@@ -8,6 +8,7 @@ from app.core.models import AgentRow
 from tests.interop.steps import connect, open_by_id
 from tests.spec_server import CRLF_TASK, SpecServer
 from tests.window_steps import LOAD_TIMEOUT_MS
+from widgets.task.live_preview import PREPARING, WAITING_FOR_TASK
 from widgets.window.main_window import MainWindow
 
 
@@ -63,3 +64,51 @@ def test_a_slow_task_read_says_it_is_loading(qtbot, make_window, spec_server: Sp
         assert notice.text() == "Loading the Task…"
     qtbot.waitUntil(lambda: not notice.isVisible(), timeout=LOAD_TIMEOUT_MS)
     assert window.task_tab.editor.text() == CRLF_TASK
+
+
+def test_while_another_agents_preview_is_prepared_the_last_one_is_not_shown(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    open_by_id(qtbot, window, "a_writer")
+    panel = window.task_tab.preview
+    qtbot.waitUntil(lambda: "Draft replies." in panel.pane.toPlainText(), timeout=LOAD_TIMEOUT_MS)
+    panel.show_agent_text()
+    qtbot.waitUntil(lambda: "Draft replies." in panel.agent_text_view.toPlainText())
+    spec_server.variations.delay = 1.0  # the clerk's Task takes a second to come
+    clerk = AgentRow("a_clerk", "a_clerk", "", 0)
+    assert window.connection is not None
+    window.connection.add_agent(clerk)
+    window.agent_model.add_agent(clerk)
+    with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        window.open_agent("a_clerk")
+        # Under the clerk's name, the writer's words are gone: a line says what is coming.
+        qtbot.waitUntil(panel.pane.is_placeholder, timeout=LOAD_TIMEOUT_MS)
+        assert panel.pane.toPlainText() == WAITING_FOR_TASK
+        assert panel.agent_text_view.toPlainText() == ""
+        assert panel.agent_text_view.placeholderText() == WAITING_FOR_TASK
+    qtbot.waitUntil(
+        lambda: "File the forms." in panel.agent_text_view.toPlainText(),
+        timeout=LOAD_TIMEOUT_MS,
+    )
+    assert panel.agent_text_view.placeholderText() == ""
+    panel.show_agent_text(False)
+    qtbot.waitUntil(lambda: "File the forms." in panel.pane.toPlainText())
+    assert not panel.pane.is_placeholder()
+
+
+def test_once_the_task_is_in_the_preview_says_it_is_being_prepared(
+    qtbot, make_window, spec_server: SpecServer
+) -> None:
+    spec_server.variations.note_text = True
+    window: MainWindow = make_window()
+    connect(qtbot, window, spec_server.url)
+    open_by_id(qtbot, window, "a_clerk")
+    panel = window.task_tab.preview
+    qtbot.waitUntil(lambda: "File the forms." in panel.pane.toPlainText(), timeout=LOAD_TIMEOUT_MS)
+    spec_server.variations.delay = 1.0  # the writer's Task, then each of its notes, are slow
+    open_by_id(qtbot, window, "a_writer")  # returns once the Task is in the editor
+    qtbot.waitUntil(lambda: panel.pane.toPlainText() == PREPARING, timeout=LOAD_TIMEOUT_MS)
+    assert "File the forms." not in panel.agent_text_view.toPlainText()
+    qtbot.waitUntil(lambda: "Be kind." in panel.pane.toPlainText(), timeout=LOAD_TIMEOUT_MS)

@@ -141,3 +141,22 @@ def test_nothing_is_drawn_without_a_context(qtbot: Any, runner: Any, notes: Any)
     made.schedule()
     qtbot.waitUntil(lambda: not made.busy)
     assert notes.asked == []
+
+
+def test_a_preview_started_for_the_last_agent_is_never_shown_as_the_next_ones(
+    qtbot: Any, runner: Any, notes: CountingNotes, hooks: Any
+) -> None:
+    hooks.delay(0.4, path="/api/notes/")  # the writer's note is slow to come
+    text = ["writer " + EMBED]
+    made, results, _ = pipeline(runner, notes, text, debounce_ms=10)
+    loading: list[tuple[int, int]] = []
+    made.loading.connect(lambda done, asked: loading.append((done, asked)))
+    qtbot.waitUntil(lambda: len(notes.asked) == 1)  # the writer's preview is being made
+    made.set_context(None)  # another agent opens: its Task is not in the editor yet
+    text[0] = "clerk"
+    made.set_context(PreviewContext("o_acme", Reader("a_clerk", "guild_research")))
+    loading.clear()  # counted while it was still the writer's preview
+    qtbot.waitUntil(lambda: not made.busy, timeout=5000)
+    assert notes.asked == ["writer " + EMBED, "clerk"]
+    assert [r.expansion.text for r in results] == ["clerk"]
+    assert loading == []  # the writer's lookups were not counted as the clerk's

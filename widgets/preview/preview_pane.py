@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import html as html_text
 import logging
 from dataclasses import dataclass
 
 import shiboken6
 from PySide6.QtCore import QEvent, QThread, QUrl, Signal
-from PySide6.QtGui import QFont, QMouseEvent, QShowEvent, QTextDocument
+from PySide6.QtGui import QFont, QMouseEvent, QPalette, QShowEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from app.desk.runner import Runner
@@ -102,6 +103,7 @@ class PreviewPane(QTextBrowser):
         self._ends: list[int] = []  # where each of them ends in the document
         self._waiting_html: str | None = None  # for the layout or build in progress
         self._building = False
+        self._placeholder = False  # a line saying why there is no preview, not a preview
         self._pacer = LayoutPacer(self)
         self._pacer.finished.connect(self._on_laid_out)
         self._shown: InertDocument = new_document(self.font(), self._style_sheet)
@@ -143,7 +145,8 @@ class PreviewPane(QTextBrowser):
         if self._pacer.is_running() or self._building:
             self._waiting_html = html  # shown once the layout or build in progress is done
             return
-        base = self._pieces if self.document() is self._shown else None
+        shown_preview = self.document() is self._shown and not self._placeholder
+        base = self._pieces if shown_preview else None
         runner = self._runner
         if runner is None or len(html) < self.threaded_from_chars:
             self._show_now(html, base)
@@ -160,6 +163,24 @@ class PreviewPane(QTextBrowser):
             on_done=lambda prepared: self._on_prepared(generation, prepared),
             on_error=lambda exc: self._on_prepare_failed(generation, html, exc),
         )
+
+    def show_placeholder(self, text: str) -> None:
+        """Show ``text`` in place of any preview (say, while another agent's is prepared):
+        what is being built or waits to be shown is dropped, the next ``show_html`` builds
+        afresh, and the reading position it should open at is kept."""
+        self._generation += 1  # a build in progress lands in nothing
+        self._pending_html = None
+        self._waiting_html = None
+        fraction = self._restore_fraction
+        colour = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        document = new_document(self.font(), self._style_sheet)
+        fill_pieces(document, [f'<p style="color:{colour}">{html_text.escape(text)}</p>'])
+        self._install(document, [], [], None)
+        self._placeholder = True
+        self._restore_fraction = fraction
+
+    def is_placeholder(self) -> bool:
+        return self._placeholder
 
     def wait_for_builds(self, timeout_ms: int = WAIT_FOR_BUILDS_MS) -> bool:
         """Wait for background work to finish and land (for shutdown and scripted runs)."""
@@ -256,6 +277,7 @@ class PreviewPane(QTextBrowser):
         # Ours to delete; the browser's first document is deleted by setDocument itself.
         ours = old is not document and isinstance(old, InertDocument) and old.parent() is self
         document.setParent(self)
+        self._placeholder = False
         paced = fraction is not None
         if paced:
             # setDocument lays out everything above the bottom of the view at once: start

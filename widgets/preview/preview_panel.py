@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAccessible, QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
 from app.desk.runner import Runner
 from widgets.common.accessible_roles import set_accessible_role
 from widgets.common.segments import SegmentButton
-from widgets.preview.loading_notice import LoadingNotice
+from widgets.preview.loading_notice import SHOW_AFTER_MS, LoadingNotice
 from widgets.preview.preview_pane import PreviewPane
 
 
@@ -41,6 +42,11 @@ class PreviewPanel(QWidget):
         self.agent_text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.agent_text_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._agent_text: str | None = None
+        self._placeholder = ""
+        self._placeholder_timer = QTimer(self)
+        self._placeholder_timer.setSingleShot(True)
+        self._placeholder_timer.setInterval(SHOW_AFTER_MS)  # switching agents doesn't flash
+        self._placeholder_timer.timeout.connect(self._show_placeholder)
 
         self.rendered_button = SegmentButton()
         self.rendered_button.setText("Rendered")
@@ -83,8 +89,26 @@ class PreviewPanel(QWidget):
 
     def show_preview(self, html: str, agent_text: str) -> None:
         """Show a fresh expansion: rendered HTML and ``expansion.text`` exactly."""
+        self._placeholder_timer.stop()
+        self.agent_text_view.setPlaceholderText("")
         self.pane.show_html(html)
         self.set_agent_text(agent_text)
+
+    def expect_preview(self, reason: str) -> None:
+        """The preview shown is not this Task's (another agent opens): unless this one's comes
+        within a moment, both views say ``reason`` instead of showing the last agent's."""
+        self._placeholder = reason
+        if self.pane.is_placeholder():
+            self._show_placeholder()  # already waiting: now for the next step
+        elif not self._placeholder_timer.isActive():
+            self._placeholder_timer.start()
+
+    def _show_placeholder(self) -> None:
+        self.pane.show_placeholder(self._placeholder)
+        self._agent_text = None
+        self.agent_text_view.clear()
+        # A placeholder, not text: nothing to copy as if the agent got it.
+        self.agent_text_view.setPlaceholderText(self._placeholder)
 
     def set_agent_text(self, text: str) -> None:
         if self.stack.currentWidget() is self.agent_text_view:

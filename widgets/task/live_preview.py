@@ -12,7 +12,7 @@ from app.core.embed_verdicts import EmbedVerdict, embed_verdicts
 from app.core.expander import task_display_path
 from app.core.limits import utf8_len
 from app.core.models import AgentRow, BrokenEmbed, Reader
-from app.core.user_message import MessageKey
+from app.core.user_message import MessageKey, UserMessage
 from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.desk.runner import Runner
 from app.render.preview_notes import PreviewNotes
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from app.connect.connection import Connection
 
 SIZE_DEBOUNCE_MS = 150  # counting 256 KB of UTF-8 on every keystroke would stall typing
+WAITING_FOR_TASK = "The preview appears once this agent's Task is loaded."
+PREPARING = "Preparing this agent's preview…"
+NO_PREVIEW = "No preview: the message above says why."
 
 
 class LivePreview(QObject):
@@ -95,15 +98,21 @@ class LivePreview(QObject):
         pipeline.ready.connect(self.on_preview)
         pipeline.loading.connect(self._panel.loading_notice.on_loading)
         pipeline.idle.connect(self._panel.loading_notice.on_idle)
-        pipeline.message.connect(self._messages.show)
+        pipeline.message.connect(self._on_problem)
         self.pipeline = pipeline
 
     def clear(self) -> None:
         """Another agent is opening: nothing is previewed until its text is in the editor."""
         self.last_preview = None
         self._panel.loading_notice.on_idle()
+        self._panel.expect_preview(WAITING_FOR_TASK)
         if self.pipeline is not None:
             self.pipeline.set_context(None)
+
+    def _on_problem(self, message: UserMessage) -> None:
+        self._messages.show(message)
+        if self.last_preview is None:  # not "preparing" any more: it failed
+            self._panel.expect_preview(NO_PREVIEW)
 
     def show_agent(self, agent: AgentRow) -> None:
         """Preview the editor text as ``agent``'s Task, at once and after every edit."""
@@ -111,6 +120,8 @@ class LivePreview(QObject):
         if connection is None or pipeline is None:
             return
         org = connection.me.org_id
+        if self.last_preview is None:
+            self._panel.expect_preview(PREPARING)
         pipeline.set_context(
             PreviewContext(org, Reader(agent.id, agent.guild_id), task_display_path(org, agent.id))
         )
