@@ -77,6 +77,10 @@ def default_db_path(workspace: Path) -> Path:
 def serve(
     workspace: Path, db: Path | None, host: str, port: int, *, extensions: bool = True
 ) -> int:
+    from app.connect.exit_with_parent import follow_parent
+
+    if not follow_parent():
+        return EXIT_OK  # started by an app that is gone already
     from app.server import ServerStartError, start_server
     from app.server.database import DatabaseError
 

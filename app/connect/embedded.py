@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Protocol
 from urllib.parse import urlsplit
 
+from app.connect.exit_with_parent import PARENT_VARIABLE
 from app.connect.local_workspace import (
     DATABASE_FILE,
     FRESH_HINT,
@@ -144,16 +145,6 @@ def _serve_command(workspace: Path, db_path: Path) -> list[str]:
     return [sys.executable, "-m", "app", *args]
 
 
-def _die_with_parent() -> None:
-    """Linux: the server gets SIGTERM when the app dies, even on a crash or kill -9."""
-    import ctypes
-    import signal
-
-    pr_set_pdeathsig = 1
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-
-
 class EmbeddedLaunch:
     """A local server being started; ``wait()`` returns it once it serves."""
 
@@ -164,10 +155,12 @@ class EmbeddedLaunch:
         # From a checkout `app` is found beside this file; installed, this changes nothing.
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        on_linux_main_thread = (
-            sys.platform.startswith("linux")
-            and threading.current_thread() is threading.main_thread()
-        )
+        # The server asks for SIGTERM when its parent dies (exit_with_parent). The kernel
+        # ties that to the thread that started it: only the main thread lives as long as the app.
+        if threading.current_thread() is threading.main_thread():
+            env[PARENT_VARIABLE] = str(os.getpid())
+        else:
+            env.pop(PARENT_VARIABLE, None)
         self.log_path = data_dir / SERVER_LOG_FILE
         try:
             log_fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -179,8 +172,6 @@ class EmbeddedLaunch:
                 stdout=subprocess.PIPE,
                 stderr=self._log,
                 env=env,
-                # preexec_fn is only safe before other threads exist: the launcher's case.
-                preexec_fn=_die_with_parent if on_linux_main_thread else None,
             )
         except OSError as exc:
             raise EmbeddedError(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +76,8 @@ def _database_files(db_path: Path) -> tuple[Path, ...]:
 
 def new_token() -> str:
     """A secret no one can guess: 256 random bits, URL-safe."""
+    import secrets  # a first start's only: not on every start's way to the window
+
     return secrets.token_urlsafe(32)
 
 

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ from app.connect.embedded import (
     start_embedded,
 )
 from app.core.resource_files import demo_workspace_text
+from tests.app_process import ROOT, app_env
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 15_000
@@ -116,6 +122,47 @@ def test_local_server_process_serves_and_stops(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert process.poll() is not None, "the server process must end with the app"
+
+
+LAUNCH_AND_WAIT = """
+import sys, time
+from pathlib import Path
+from app.connect.embedded import launch_embedded
+server = launch_embedded(Path(sys.argv[1])).wait()
+print(server.handle.process.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie left for init to reap: either way it serves no more."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
+def test_the_local_server_ends_when_the_app_is_killed(tmp_path: Path) -> None:
+    with subprocess.Popen(
+        [sys.executable, "-c", LAUNCH_AND_WAIT, str(tmp_path / "data")],
+        cwd=ROOT,
+        env=app_env(tmp_path / "home"),
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as app:
+        assert app.stdout is not None
+        server_pid = int(app.stdout.readline())
+        assert not _ended(server_pid)
+        app.kill()  # kill -9: the app runs no clean-up of its own
+    deadline = time.monotonic() + 20
+    while not _ended(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    outlived = not _ended(server_pid)
+    if outlived:
+        os.kill(server_pid, signal.SIGTERM)  # not left running after the test
+    assert not outlived, "the local server outlived the app that started it"
 
 
 def test_closing_the_window_stops_the_local_server(qtbot, make_window) -> None:
