@@ -179,3 +179,48 @@ def test_the_way_to_the_first_task_leaves_the_renderer_search_and_keyring_for_la
     result = run_python(code, dict(env, QT_QPA_PLATFORM="offscreen"))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+NOT_BEFORE_THE_FIRST_PAINT = ("QDialog", "QDialogButtonBox", "QFormLayout", "QMessageBox", "QStyle")
+"""Qt classes the window doesn't show at first: PySide6 builds every enum of a class the
+first time the class is touched (QStyle's alone are ~300 values), so they wait."""
+
+FIRST_PAINT = """
+import sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from widgets.launcher import prepare_application
+
+app = QApplication([])
+prepare_application(app)
+from widgets.window.main_window import MainWindow
+import PySide6.QtWidgets as widgets
+
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, app.quit)
+        return False
+
+window = MainWindow()
+probe = FirstPaint()
+window.installEventFilter(probe)
+window.show()
+app.exec()
+touched = [name for name in NAMES if name in widgets.__dict__]
+later = ("widgets.window.banners", "widgets.window.open_by_id_dialog")
+modules = [m for m in later if m in sys.modules]
+print(touched, modules)
+window._closing_confirmed = True
+window.shutdown()
+"""
+
+
+def test_the_first_paint_leaves_dialogs_message_boxes_and_styles_for_later(
+    tmp_path: Path,
+) -> None:
+    code = f"NAMES = {NOT_BEFORE_THE_FIRST_PAINT!r}\n" + FIRST_PAINT
+    env = dict(os.environ, TASKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
+    result = run_python(code, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[] []"

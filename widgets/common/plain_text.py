@@ -10,9 +10,13 @@ plain text and show the entities).
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import Qt  # QtGui's Qt adds mightBeRichText to QtCore's
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QLabel, QWidget
+
+if TYPE_CHECKING:  # loaded with the first message box: its enums are not needed before
+    from PySide6.QtWidgets import QMessageBox
 
 
 def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
@@ -27,6 +31,8 @@ def plain_message_box(
     icon: QMessageBox.Icon, title: str, text: str, parent: QWidget | None = None
 ) -> QMessageBox:
     """A message box whose text (a server's error, a path) is drawn as written."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(parent)
     box.setIcon(icon)
     box.setWindowTitle(title)

@@ -164,8 +164,12 @@ class WindowActions(QObject):
         toolbar.addSeparator()
         toolbar.addAction(self.versions)
         for action in toolbar.actions():
+            if action.isSeparator():
+                # Not asked for its widget: a separator's is a private Qt class, and PySide6
+                # builds a dozen widget classes' enums to find a wrapper for it (~8 ms).
+                continue
             button = toolbar.widgetForAction(action)
-            if button is not None and not action.isSeparator():
+            if button is not None:
                 button.setAccessibleName(_plain(action.text()))
         # Qt's overflow button (shown when the window is too narrow for every tool) is a
         # nameless checkable button, and its default arrow vanishes under our stylesheet.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
-from PySide6.QtWidgets import QDialog, QMainWindow, QSplitter, QToolBar, QWidget
+from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
@@ -414,6 +414,8 @@ class MainWindow(QMainWindow):
 
     def quit_keeping_draft(self) -> None:
         """Close without asking: the session is ending and nobody is there to answer."""
+        from PySide6.QtWidgets import QDialog  # its enums: not needed before the first paint
+
         self._closing_confirmed = True
         for dialog in self.findChildren(QDialog):
             dialog.reject()

@@ -7,15 +7,19 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QStatusBar, QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from app.client.scrubbing import scrub_tokens
 from app.core.user_message import MessageKey, Severity, UserMessage, makes_untrue
 from widgets.common.plain_text import plain_message_box
-from widgets.window.banners import MessageBar
+
+if TYPE_CHECKING:  # the banners load with the Task tab, after the first paint
+    from PySide6.QtWidgets import QMessageBox
+
+    from widgets.window.banners import MessageBar
 
 log = logging.getLogger("taskdesk")
 
@@ -77,6 +81,8 @@ class Messages(QObject):
             # latest message, not a stack of boxes to click through.
             self.error_box.setText(text)
         else:
+            from PySide6.QtWidgets import QMessageBox  # its enums: not before the first paint
+
             box = plain_message_box(QMessageBox.Icon.Warning, title, text, self._window)
             box.setStandardButtons(QMessageBox.StandardButton.Ok)
             box.setAccessibleName(title)

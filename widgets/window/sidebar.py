@@ -6,20 +6,16 @@ On a server that lists no agents it also offers "Open agent by id…".
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QIcon, QPainter
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QLabel,
     QLineEdit,
     QListView,
     QPushButton,
-    QStyle,
     QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +30,12 @@ from widgets.window.agent_list_model import (
     OVER_BUDGET_ROLE,
     AgentListModel,
 )
+
+if TYPE_CHECKING:  # loaded when first needed: PySide6 builds every enum of a class it hands
+    # out, and these classes' enums (~10 ms) are not needed for the first paint
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from widgets.window.open_by_id_dialog import OpenAgentByIdDialog
 
 
 @cache
@@ -72,6 +74,8 @@ class _AgentDelegate(QStyledItemDelegate):
             )
             painter.restore()
             return
+        from PySide6.QtWidgets import QStyle, QStyleOptionViewItem  # once the list has rows
+
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         opt.rect = opt.rect.adjusted(12, 0, 0, 0)
@@ -91,53 +95,6 @@ class _AgentDelegate(QStyledItemDelegate):
 
 
 OPEN_BY_ID = "Open agent by id…"
-
-
-class OpenAgentByIdDialog(QDialog):
-    """Asks for an agent's id; ``id_edit`` and ``open_button`` are kept for tests."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Open agent by id")
-        self.setAccessibleName("Open agent by id")
-        hint = QLabel(
-            "This server doesn't list its agents. Enter the id of the agent whose Task you "
-            "want to open, such as a_scout, and its guild's id if you know it: Taskdesk then "
-            "asks the server which embeds the agent can't reach."
-        )
-        hint.setWordWrap(True)
-        self.id_edit = QLineEdit()
-        self.id_edit.setAccessibleName("Agent id")
-        self.id_edit.setPlaceholderText("a_scout")
-        self.guild_edit = QLineEdit()
-        self.guild_edit.setAccessibleName("Guild id, optional")
-        self.guild_edit.setPlaceholderText("guild_ops (optional)")
-        self.guild_edit.setToolTip(
-            "The agent's guild: with it, Taskdesk asks the server which embeds the agent "
-            "can't reach."
-        )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.open_button = buttons.addButton("Open", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.open_button.setDefault(True)
-        self.open_button.setEnabled(False)
-        self.id_edit.textChanged.connect(
-            lambda text: self.open_button.setEnabled(bool(text.strip()))
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form = QFormLayout()
-        form.addRow("Agent id", self.id_edit)
-        form.addRow("Guild id", self.guild_edit)
-        layout = QVBoxLayout(self)
-        layout.addWidget(hint)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
-
-    def agent_id(self) -> str:
-        return self.id_edit.text().strip()
-
-    def guild_id(self) -> str:
-        return self.guild_edit.text().strip()
 
 
 class Sidebar(QWidget):
@@ -196,6 +153,8 @@ class Sidebar(QWidget):
         self.open_by_id_button.setVisible(offered)
 
     def ask_agent_id(self) -> None:
+        from widgets.window.open_by_id_dialog import OpenAgentByIdDialog
+
         dialog = OpenAgentByIdDialog(self)
         self.open_by_id_dialog = dialog
 
