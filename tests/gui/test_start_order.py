@@ -157,6 +157,20 @@ def test_without_an_agent_to_preview_the_notes_are_listed_all_the_same(
     assert window.task_tab.editor.embeddable_model.rowCount() > 0
 
 
+def test_a_window_closed_before_its_notes_are_listed_does_not_list_them(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window: MainWindow = make_window()
+    monkeypatch.setattr(MainWindow, "open_agent", lambda self, agent_id: None)  # no preview
+    listed: list[object] = []
+    window.notes_listed.connect(lambda: listed.append(True))
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"), first_agent=False)
+    window.runner.shutdown()  # the window closes before the notes' timer fires
+    # Past the timer: an error in the event loop would fail this test.
+    qtbot.wait(notes_to_insert.NOTES_AT_THE_LATEST_MS + 300)
+    assert listed == []
+
+
 LOADED_LATER = ("markdown_it", "rapidfuzz", "keyring")
 """The renderer (the first preview loads it on the runner), the note search and diffs (loaded
 after the first Task), the keyring (only when a token is looked up there)."""

@@ -50,6 +50,8 @@ class NotesToInsert(QObject):
         connection, self._due = self._due, None
         if connection is None or connection is not self._connection:
             return  # listed already, or a newer server has its own
+        if self._runner.closed:
+            return  # the window is closing: its timer may still fire
         self._runner.submit(
             lambda: with_search_keys(connection.client.embeddable_notes()),
             on_done=self._on_listed,
