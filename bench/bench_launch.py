@@ -6,8 +6,11 @@ Each figure is the median of several fresh processes, measured from process star
 - Task visible: from process start until the embedded default shows the first agent's Task
   (first start, which seeds the local workspace, and a later start on the same folder).
 
-Run: `.venv/bin/python bench/bench_launch.py [--runs N]`. Targets: first paint within 1.5x
-of the baseline; the Task visible within 1 s on the embedded default.
+Both first paints are seen the same way: an event filter on the window itself. The bare
+window and Taskdesk's are started in turn, so a slower spell of the machine hits both.
+
+Run: `.venv/bin/python bench/bench_launch.py [--runs N]`. Targets: first paint within 1.3x
+of the baseline (issue 13); the Task visible within 1 s on the embedded default.
 """
 
 from __future__ import annotations
@@ -113,8 +116,19 @@ _TASKDESK_BODY = textwrap.dedent(
                 QTimer.singleShot(5, check)
         check()
 
+    # Watch the window's own events, as the bare window is watched: the launcher shows the
+    # window, so the filter goes on as the window is made. (An application-wide filter
+    # would send every event of every widget through Python, a cost only this side paid.)
+    from widgets.window.main_window import MainWindow
+
     probe = FirstPaint(painted)
-    app.installEventFilter(probe)  # the launcher shows the window: watch from the start
+    made = MainWindow.__init__
+
+    def watched(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self.installEventFilter(probe)
+
+    MainWindow.__init__ = watched
     window = open_window(app, None, launch)  # exactly what `taskdesk` does
     window.agent_opened.connect(task_shown)
     QTimer.singleShot(20_000, app.quit)
@@ -174,8 +188,11 @@ def main() -> int:
         _run(BASELINE, env)
         _run(TASKDESK, env, "--task")
 
-        baseline = [_run(BASELINE, env)["painted"] for _ in range(args.runs)]
-        painted = [_run(TASKDESK, env)["painted"] for _ in range(args.runs)]
+        baseline: list[float] = []
+        painted: list[float] = []
+        for _ in range(args.runs):
+            baseline.append(_run(BASELINE, env)["painted"])
+            painted.append(_run(TASKDESK, env)["painted"])
         later = [_run(TASKDESK, env, "--task") for _ in range(args.runs)]
         first = [_run(TASKDESK, _env(base / f"fresh-{i}"), "--task") for i in range(args.runs)]
 
@@ -194,7 +211,7 @@ def main() -> int:
     print(f"bare PySide6 window, same libraries and icons, first paint: {ms(baseline)}")
     print(
         f"Taskdesk window, first paint:                               {ms(painted)}   "
-        f"ratio {p / b:.2f}x (target <= 1.5x)"
+        f"ratio {p / b:.2f}x (target <= 1.3x)"
     )
     print(f"Taskdesk first paint while starting the embedded server:    {ms(paint_in_task_runs)}")
     print(
