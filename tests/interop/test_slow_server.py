@@ -74,6 +74,7 @@ def test_while_another_agents_preview_is_prepared_the_last_one_is_not_shown(
     open_by_id(qtbot, window, "a_writer")
     panel = window.task_tab.preview
     qtbot.waitUntil(lambda: "Draft replies." in panel.pane.toPlainText(), timeout=LOAD_TIMEOUT_MS)
+    assert window.task_tab.provenance.text()  # the writer's: who changed it last
     panel.show_agent_text()
     qtbot.waitUntil(lambda: "Draft replies." in panel.agent_text_view.toPlainText())
     spec_server.variations.delay = 1.0  # the clerk's Task takes a second to come
@@ -88,11 +89,18 @@ def test_while_another_agents_preview_is_prepared_the_last_one_is_not_shown(
         assert panel.pane.toPlainText() == WAITING_FOR_TASK
         assert panel.agent_text_view.toPlainText() == ""
         assert panel.agent_text_view.placeholderText() == WAITING_FOR_TASK
+        # Nor the writer's sizes or who changed the writer's Task last.
+        meters = window.task_tab.size_meters
+        assert meters.task_meter.figures() == "… of 256 KB"
+        assert meters.embeds_meter.figures() == "… of 64 KB"
+        assert window.task_tab.provenance.text() == ""
     qtbot.waitUntil(
         lambda: "File the forms." in panel.agent_text_view.toPlainText(),
         timeout=LOAD_TIMEOUT_MS,
     )
     assert panel.agent_text_view.placeholderText() == ""
+    assert window.task_tab.provenance.text().endswith("v1")  # the clerk's own
+    assert "…" not in window.task_tab.size_meters.task_meter.figures()
     panel.show_agent_text(False)
     qtbot.waitUntil(lambda: "File the forms." in panel.pane.toPlainText())
     assert not panel.pane.is_placeholder()

@@ -77,6 +77,7 @@ class ProvenanceStrip(QWidget):
         self._version: int | None = None
         self._seeded = False
         self._from_revisions = False
+        self.refresh()  # nothing yet: no icon beside an empty line
 
     def show_task(self, doc: TaskDoc, now: datetime | None = None) -> None:
         """The live version's author and time, read from the revisions when the server
@@ -101,10 +102,20 @@ class ProvenanceStrip(QWidget):
         self._from_revisions = from_revisions
         self.refresh(now)
 
+    def clear(self) -> None:
+        """Another agent's Task is loading: nothing to say until it is in."""
+        self._by = self._when = self._version = None
+        self._seeded = self._from_revisions = False
+        self.refresh()
+
     def refresh(self, now: datetime | None = None) -> None:
         """Reword the relative time (the window calls this on a slow timer)."""
+        self.icon_label.setVisible(self._version is not None)
         if self._version is None:
             self.label.clear()
+            self.label.setToolTip("")
+            self.setToolTip("")
+            self.setAccessibleName("")
             return
         if self._seeded:  # seeding is no edit: nobody to name
             parts = ["From the workspace file"]

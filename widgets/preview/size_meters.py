@@ -80,6 +80,15 @@ class SizeMeter(QWidget):
                 widget.style().unpolish(widget)
                 widget.style().polish(widget)
 
+    def set_unknown(self) -> None:
+        """Not counted yet (another agent's Task is loading): no figure rather than a stale one."""
+        self.set_size(0)
+        figures = f"… of {format_kb(self.limit)}"
+        self.figures_label.setText(figures)
+        self.bar.setAccessibleDescription(figures)
+        self.setAccessibleName(f"{self.title}: not counted yet")
+        self.setToolTip(f"Not counted yet, of {self.limit:,} bytes.")
+
     def level(self) -> MeterLevel:
         return meter_level(self.shown_bytes, self.limit)
 
@@ -100,6 +109,11 @@ class SizeMeters(QWidget):
         grid.setHorizontalSpacing(16)
         grid.addWidget(self.task_meter, 0, 0)
         grid.addWidget(self.embeds_meter, 0, 1)
+
+    def set_unknown(self) -> None:
+        """Another agent is opening: both figures wait for its Task and its preview."""
+        self.task_meter.set_unknown()
+        self.embeds_meter.set_unknown()
 
     def set_sizes(self, task_bytes: int, embedded_bytes: int | None = None) -> None:
         """UTF-8 byte counts; ``embedded_bytes`` None keeps the last figure (expansion pending)."""

@@ -106,6 +106,10 @@ class LivePreview(QObject):
         self.last_preview = None
         self._panel.loading_notice.on_idle()
         self._panel.expect_preview(WAITING_FOR_TASK)
+        # Nothing of the last agent's stands under this one's name meanwhile.
+        self._size_timer.stop()
+        self._size_meters.set_unknown()
+        self._banners.hide_budget()
         if self.pipeline is not None:
             self.pipeline.set_context(None)
 

@@ -83,6 +83,9 @@ class TaskBanners:
         if broken and task_path is not None:
             self.unreachable_banner.set_broken(broken, task_path, unsaved)
 
+    def hide_budget(self) -> None:
+        self.budget_banner.hide()
+
     def show_budget(self, expansion: Expansion) -> None:
         """Over the embed budget, a run can't start: say so while it is."""
         self.budget_banner.setVisible(expansion.over_budget)

@@ -237,6 +237,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.work_area.show_opening_mode()
         self.message_bar.dismiss()
         self.live_preview.clear()  # until this agent's text is in the editor
+        self.provenance.clear()
         self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
         self._show_broken()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
