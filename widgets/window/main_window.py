@@ -22,6 +22,7 @@ from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.embed_marks import EmbedMarks
+from widgets.window.leave_guard import LeaveGuard
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
 from widgets.window.server_notices import ServerFeaturesLabel, announce_connection
@@ -71,7 +72,6 @@ class MainWindow(QMainWindow):
         self.log_path = log_path
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
-        self.leave_dialog: ConfirmLeaveDialog | None = None
         self._closing_confirmed = False
         self._shut_down = False
         self._guilds: list[Guild] = []
@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         )
         self.sidebar = Sidebar(self.agent_model)
         self._task_tab: TaskTab | None = None
+        self.leave_guard = LeaveGuard(self, lambda: self._task_tab)
         self._tab_builder: TabBuilder | None = None  # the tab, while it is being built
         self._waiting_connection: Connection | None = None  # for it, to open its agent
         self._placeholder = QWidget()  # the Task tab's place until it is built
@@ -372,25 +373,12 @@ class MainWindow(QMainWindow):
 
     def ask_before_leaving(self, action: str, proceed: Callable[[], None]) -> None:
         """Run ``proceed`` now, or after Save/Discard when the Task has unsaved edits."""
-        if self._task_tab is None or not self._task_tab.has_unsaved():
-            proceed()
-            return
-        from widgets.dialogs.confirm import ConfirmLeaveDialog, LeaveChoice  # when first asked
+        self.leave_guard.ask(action, proceed)
 
-        dialog = ConfirmLeaveDialog(self.task_tab.agent_name(), action, self)
-        self.leave_dialog = dialog
-
-        def answered() -> None:
-            self.leave_dialog = None
-            dialog.deleteLater()
-            if dialog.choice is LeaveChoice.SAVE:
-                self.task_tab.save_then(proceed)
-            elif dialog.choice is LeaveChoice.DISCARD:
-                self.task_tab.discard(undoable=False)
-                proceed()
-
-        dialog.finished.connect(answered)
-        dialog.open()
+    @property
+    def leave_dialog(self) -> ConfirmLeaveDialog | None:
+        """The unsaved-edits question while it is open (tests press its buttons)."""
+        return self.leave_guard.dialog
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._closing_confirmed or self._task_tab is None or not self._task_tab.has_unsaved():
