@@ -50,7 +50,7 @@ class TaskCommands:
         t.preview.embed_clicked.connect(t.links.on_embed_clicked)
         t.unreachable_banner.embed_activated.connect(t.links.on_embed_clicked)
         t.live_preview.features_changed.connect(t.features_changed)
-        t.live_preview.previewed.connect(t._show_broken)
+        t.live_preview.previewed.connect(t.unreachable.show)
         t.offline_banner.retry_button.clicked.connect(self._retry)
         t.draft_banner.recover_button.clicked.connect(self._recover_draft)
         t.draft_banner.discard_button.clicked.connect(self._dismiss_draft)

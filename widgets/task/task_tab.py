@@ -10,9 +10,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from app.core.edited_reach import broken_to_show
-from app.core.embed_verdicts import EmbedVerdict, server_verdicts
-from app.core.expander import task_display_path
 from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
 from app.core.user_message import MessageKey, Severity, UserMessage
 from app.desk.preview_pipeline import PreviewResult
@@ -34,6 +31,7 @@ from widgets.task.read_only import ReadOnlyBanner, ReadOnlyTask
 from widgets.task.scroll_memory import PreviewScrollMemory
 from widgets.task.task_banners import TaskBanners
 from widgets.task.task_commands import TaskCommands
+from widgets.task.unreachable_embeds import UnreachableEmbeds
 from widgets.task.work_area import TaskWorkArea
 from widgets.versions.version_flow import VersionFlow
 from widgets.window.actions import WindowActions
@@ -97,7 +95,7 @@ class TaskTab(QWidget, BuiltInParts):
         self._after_save: list[Callable[[], None]] = []
         self._undoable_load = False
         self._repainting = False
-        self._sidebar_broken: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _id: ()
+        self.unreachable = UnreachableEmbeds(self)  # what the header and banner say of them
         self._insight: InsightFlow | None = None
         self._build_in_parts(self._build(runner, messages, actions), staged=staged)
 
@@ -145,13 +143,13 @@ class TaskTab(QWidget, BuiltInParts):
             size_meters=self.size_meters,
             banners=self.banners,
             not_an_edit=self._not_an_edit,
-            server_verdicts=self._server_verdicts,
+            server_verdicts=self.unreachable.server_verdicts,
             parent=self,
         )
         self.notes_to_insert = NotesToInsert(runner, messages, self)
         self.notes_to_insert.listed.connect(self._on_notes_listed)
         self.live_preview.shown.connect(self.notes_to_insert.list_now)
-        self.links = PreviewLinks(runner, self, self._broken_paths, self._reader)
+        self.links = PreviewLinks(runner, self, self.unreachable.saved_paths, self._reader)
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.merge_flow = MergeFlow(
             runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
@@ -223,8 +221,8 @@ class TaskTab(QWidget, BuiltInParts):
 
     def set_sidebar_broken(self, lookup: Callable[[str], tuple[BrokenEmbed, ...]]) -> None:
         """The server's embed status (per agent) for the header mark and the banner."""
-        self._sidebar_broken = lookup
-        self._show_broken()
+        self.unreachable.lookup = lookup
+        self.unreachable.show()
         self.live_preview.mark_from_server()
 
     # ------------------------------------------------------------------ opening
@@ -239,7 +237,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.live_preview.clear()  # until this agent's text is in the editor
         self.provenance.clear()
         self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
-        self._show_broken()
+        self.unreachable.show()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
         # The last agent's text must never stand for this one's; clearing it is no edit.
@@ -313,7 +311,7 @@ class TaskTab(QWidget, BuiltInParts):
         live = state.live
         if live is not None and live is not before.live:
             self.versions.set_task(live)
-            self._show_broken()
+            self.unreachable.show()
         if live is not None and self.agent is not None:
             self.header.set_agent(self.agent.name, self.guild_name, live.version)
             self.provenance.show_task(live)
@@ -392,26 +390,8 @@ class TaskTab(QWidget, BuiltInParts):
         finally:
             self._repainting = False
 
-    def _show_broken(self) -> None:
-        """The server's list for the live Task; the edited text's own while it differs."""
-        live = self.state.live.content if self.state.live is not None else None
-        edited, unknown = self.live_preview.broken_in_edits(live)
-        saved = self._sidebar_broken(self.agent.id) if self.agent else ()
-        shown = broken_to_show(saved, edited, unknown)
-        self.header.set_unreachable(bool(shown.broken), [b.path for b in shown.broken])
-        task_path = None
-        if self.agent is not None and self.connection is not None:
-            task_path = task_display_path(self.connection.me.org_id, self.agent.id)
-        self.banners.show_broken(shown.broken, task_path, shown.unsaved)
-
-    def _server_verdicts(self) -> dict[str, EmbedVerdict]:
-        return server_verdicts(self._sidebar_broken(self.agent.id) if self.agent else ())
-
     def _reader(self) -> Reader | None:
         return Reader(self.agent.id, self.agent.guild_id) if self.agent else None
-
-    def _broken_paths(self) -> set[str]:
-        return {b.path for b in self._sidebar_broken(self.agent.id)} if self.agent else set()
 
     def _set_enabled(self, enabled: bool) -> None:
         self.modes.setEnabled(enabled)

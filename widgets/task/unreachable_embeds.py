@@ -1,0 +1,48 @@
+"""The open Task's embeds that can't reach their files: the header's mark and the banner."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from app.core.edited_reach import broken_to_show
+from app.core.embed_verdicts import EmbedVerdict, server_verdicts
+from app.core.expander import task_display_path
+from app.core.models import BrokenEmbed
+
+if TYPE_CHECKING:
+    from widgets.task.task_tab import TaskTab
+
+
+class UnreachableEmbeds:
+    """What the tab says about unreachable embeds. The server's embed status (``lookup``, per
+    agent: the sidebar's) stands for the live Task; while the editor holds other text, that
+    text's own preview says which of its embeds can't reach their files."""
+
+    def __init__(self, tab: TaskTab) -> None:
+        self._tab = tab
+        self.lookup: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _agent_id: ()
+
+    def saved(self) -> tuple[BrokenEmbed, ...]:
+        """The server's list for the open agent's live Task."""
+        agent = self._tab.agent
+        return self.lookup(agent.id) if agent is not None else ()
+
+    def saved_paths(self) -> set[str]:
+        return {b.path for b in self.saved()}
+
+    def server_verdicts(self) -> dict[str, EmbedVerdict]:
+        """The editor's marks from the server's list (a server that shares no note text)."""
+        return server_verdicts(self.saved())
+
+    def show(self) -> None:
+        """The server's list for the live Task; the edited text's own while it differs."""
+        tab = self._tab
+        live = tab.state.live.content if tab.state.live is not None else None
+        edited, unknown = tab.live_preview.broken_in_edits(live)
+        shown = broken_to_show(self.saved(), edited, unknown)
+        tab.header.set_unreachable(bool(shown.broken), [b.path for b in shown.broken])
+        task_path = None
+        if tab.agent is not None and tab.connection is not None:
+            task_path = task_display_path(tab.connection.me.org_id, tab.agent.id)
+        tab.banners.show_broken(shown.broken, task_path, shown.unsaved)
