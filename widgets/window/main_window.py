@@ -344,17 +344,7 @@ class MainWindow(QMainWindow):
         self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
         if self.connection is not None and not self._shut_down:
-            from app.connect.remembered import remember_last_agent
-
-            key = self.connection.server_key
-            by_id = not self.connection.features.agent_list
-            guild = agent.guild_id if agent is not None and by_id else ""
-            self.runner.submit(  # the agent to reopen next time: a settings write, off-thread
-                lambda: remember_last_agent(key, agent_id, opened_by_id=by_id, guild_id=guild),
-                on_done=lambda _: None,
-                on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
-                lane="disk",
-            )
+            self.start_up.remember_agent(self.connection, agent_id, agent)
 
     def on_task_saved(self, agent: AgentRow) -> None:
         # A save can change which embeds reach their files: ask again about its guild.

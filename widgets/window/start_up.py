@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,9 +20,12 @@ if TYPE_CHECKING:  # the modules themselves load on first use, after the first p
     from app.connect.connection import Connection, StartOutcome
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
+    from app.core.models import AgentRow
     from app.store import LocalStore
     from widgets.dialogs.connect import ConnectDialog
     from widgets.dialogs.damaged_workspace import DamagedWorkspaceDialog
+
+log = logging.getLogger(__name__)
 
 FIRST_PAINT_FALLBACK_MS = 250
 
@@ -186,6 +190,21 @@ class StartUp(QObject):
             dialog.open()
 
         self._runner.submit(probe, on_done=show_dialog, on_error=self._on_start_failed)
+
+    def remember_agent(self, connection: Connection, agent_id: str, agent: AgentRow | None) -> None:
+        """The agent to reopen on the next start: a settings write, off the GUI thread. On a
+        server that doesn't list agents its guild is kept too (it was typed by hand)."""
+        from app.connect.remembered import remember_last_agent
+
+        key = connection.server_key
+        by_id = not connection.features.agent_list
+        guild = agent.guild_id if agent is not None and by_id else ""
+        self._runner.submit(
+            lambda: remember_last_agent(key, agent_id, opened_by_id=by_id, guild_id=guild),
+            on_done=lambda _: None,
+            on_error=lambda exc: log.warning("could not remember the agent: %s", exc),
+            lane="disk",
+        )
 
     def _on_connected(self, connection: Connection) -> None:
         self._window.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
