@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -181,11 +182,12 @@ _OAUTH2_REDIRECT = """
 """FastAPI's ``get_swagger_ui_oauth2_redirect_html``: Swagger UI's page for OAuth2 sign-in."""
 
 
-def description_routes(title: str, version: str) -> list[Route]:
+def description_routes(title: str, version: Callable[[], str]) -> list[Route]:
     """``/openapi.json``, ``/docs``, ``/docs/oauth2-redirect`` and ``/redoc``, no token needed.
 
     Plain Starlette routes, as FastAPI's were: they answer HEAD too. The document is built on
-    the first request for it and kept, so it costs nothing at start."""
+    the first request for it and kept, so it costs nothing at start: nor does ``version``,
+    the package metadata, read then too."""
     document: dict[str, Any] | None = None
 
     async def openapi(request: Request) -> Response:
@@ -193,7 +195,7 @@ def description_routes(title: str, version: str) -> list[Route]:
         if document is None:
             from app.server.openapi_doc import build_document  # its tables load when asked
 
-            document = build_document(request.app.routes, title, version)
+            document = build_document(request.app.routes, title, version())
         served = document
         root_path = _root_path(request)
         if root_path and root_path not in {s.get("url") for s in served.get("servers", [])}:

@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute
 
-from app import __version__
+from app import version
 from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
 from app.server.api_pages import description_routes
@@ -117,7 +117,7 @@ def create_app(
         yield
         db.close()
 
-    routes: list[BaseRoute] = [*description_routes(TITLE, __version__)]
+    routes: list[BaseRoute] = [*description_routes(TITLE, version)]
     routes += task_routes.router.routes + org_routes.router.routes
     if extensions:
         routes += task_routes.extension_router.routes + org_routes.extension_router.routes
