@@ -345,6 +345,8 @@ PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/runs/{run_id}"): [RUN_ID],
     ("get", "/api/guilds/{guild_id}/embed-status"): [GUILD_ID],
     ("get", "/api/org/embeddable-notes"): [
+        # Worded as FastAPI worded an optional ``str`` (string or null, a title): any value
+        # is taken, so no request is refused for it.
         {
             "name": "form",
             "in": "query",

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 import requests
 
-from app.server import start_server
+from app.server import create_app, start_server
+from app.server.routing import ApiRoute
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.server.http_calls import ORG, TIMEOUT, call
 
@@ -98,6 +99,24 @@ def test_the_document_lists_every_route_with_its_parameters(live_server: LiveSer
     assert document["components"] == {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}
     }
+
+
+def test_the_document_lists_the_routes_the_app_serves(
+    live_server: LiveServer, tmp_path: Path
+) -> None:
+    """The same app, made anew: each of its API routes is in the document, and no other."""
+    app = create_app(tmp_path / "routes.sqlite3", WORKSPACE_BASIC)
+    try:
+        served = {
+            (method.lower(), route.path_format)
+            for route in app.routes
+            if isinstance(route, ApiRoute)
+            for method in route.methods or ()
+        }
+    finally:
+        app.state.db.close()
+    document = _document(live_server)
+    assert served == {(m, p) for p, item in document["paths"].items() for m in item}
 
 
 def test_every_listed_operation_is_served_as_described(live_server: LiveServer) -> None:
