@@ -11,7 +11,7 @@ ratio. The workspaces come from `bench/scale_workspace.py` (deterministic). Base
 - server: a GET of /api/me on the same server (plain HTTP round trip); the picker's list is
   measured in the spec form, the compact form (plain and gzip) and as a 304;
 - restart: the same server on the small demo workspace's database, and the floor: a process
-  that only imports the server's modules (Python, FastAPI, uvicorn) and exits;
+  that only imports the server's modules (Python, Starlette, uvicorn) and exits;
 - launch: bench_launch's bare window with the same imports.
 
 Run: `.venv/bin/python bench/bench_scale.py [--only demo|big] [--skip-launch]`.

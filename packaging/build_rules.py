@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import PurePosixPath
 
 EXCLUDED_MODULES = [
-    # Test and development tools that reach the analysis through optional imports
-    # (pydantic's mypy and hypothesis plugins): never used by the program.
+    # Test and development tools that reach the analysis through optional imports: never
+    # used by the program.
     "tests",
     "pytest",
     "_pytest",
@@ -17,19 +17,20 @@ EXCLUDED_MODULES = [
     "hypothesis",
     "mypy",
     "mypyc",
-    "pydantic.mypy",
-    "pydantic.v1.mypy",
-    "pydantic._hypothesis_plugin",
-    "pydantic.v1._hypothesis_plugin",
     "ruff",
     "importlinter",
     "PyInstaller",
     "setuptools",
     "pip",
     "tkinter",
+    # The server runs on Starlette and builds its OpenAPI document itself: FastAPI and
+    # pydantic are no dependency, and stay out should the build environment have them.
+    "fastapi",
+    "pydantic",
+    "pydantic_core",
     # Optional extras of libraries the app uses, never reached by it: pretty printing
-    # (rich, pygments, IPython) for pydantic and Markdown's code highlighting, which the
-    # preview does not enable; Python's help() topics. (markdown_it is the preview's own.)
+    # (rich, pygments, IPython) and Markdown's code highlighting, which the preview does
+    # not enable; Python's help() topics. (markdown_it is the preview's own.)
     "rich",
     "pygments",
     "IPython",

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 import requests
-from fastapi import FastAPI
+from starlette.applications import Starlette
 
 from app.server import ServerHandle, start_server
 from tests.server_hooks import install_test_hooks
@@ -39,7 +39,7 @@ WORKSPACE_BASIC = Path(__file__).resolve().parent / "data" / "workspace_basic.js
 HTTP_TIMEOUT = 10.0
 
 
-def _hooks(on: bool) -> Callable[[FastAPI], None] | None:
+def _hooks(on: bool) -> Callable[[Starlette], None] | None:
     """The fault-injection routes for ``configure=``, or none."""
     return install_test_hooks if on else None
 

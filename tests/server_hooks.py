@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-from fastapi import APIRouter, FastAPI, Request
+from starlette.applications import Starlette
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -36,8 +37,8 @@ from app.core.models import AccessEntry, OrgFile
 from app.server.auth import database
 from app.server.callers import SEED_AUTHOR
 from app.server.org_routes import note_body
-from app.server.request_body import JsonBody
 from app.server.responses import ApiError, JsonResponse, error_response
+from app.server.routing import ApiRoutes
 
 HOOK_PREFIX = "/__test__/"
 
@@ -164,22 +165,22 @@ def _number(body: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-def install_test_hooks(app: FastAPI) -> None:
+def install_test_hooks(app: Starlette) -> None:
     """Mount the hook routes and the middleware, which share one plan (``app.state.fault_plan``)."""
     plan = FaultPlan()
     logging.getLogger("uvicorn.error").addFilter(_QuietCuts())
-    router = APIRouter(prefix="/__test__", include_in_schema=False)
+    hooks = ApiRoutes(include_in_schema=False)  # no token: a hook is no part of the API
 
-    @router.post("/delay")
-    def set_delay(body: JsonBody) -> Response:
+    @hooks.post("/__test__/delay", needs_caller=False, reads_body=True)
+    def set_delay(request: Request, body: dict[str, Any]) -> Response:
         seconds = _number(body, "seconds", 0)
         rule = _rule(body)
         with plan.lock:
             plan.delay, plan.delay_after, plan.delay_rule = seconds, bool(body.get("after")), rule
         return JsonResponse({"delay": seconds})
 
-    @router.post("/fail")
-    def set_failure(body: JsonBody) -> Response:
+    @hooks.post("/__test__/fail", needs_caller=False, reads_body=True)
+    def set_failure(request: Request, body: dict[str, Any]) -> Response:
         status = body.get("status", 503)
         if type(status) is not int or not 400 <= status <= 599:
             raise ApiError(422, "status must be an integer from 400 to 599")
@@ -192,20 +193,20 @@ def install_test_hooks(app: FastAPI) -> None:
             plan.fail_rule = _rule(body, count)
         return JsonResponse({"fail": count})
 
-    @router.post("/cut")
-    def set_cut(body: JsonBody) -> Response:
+    @hooks.post("/__test__/cut", needs_caller=False, reads_body=True)
+    def set_cut(request: Request, body: dict[str, Any]) -> Response:
         count = int(_number(body, "count", 1))
         with plan.lock:
             plan.cut_rule = _rule(body, count)
         return JsonResponse({"cut": count})
 
-    @router.post("/reset")
-    def reset() -> Response:
+    @hooks.post("/__test__/reset", needs_caller=False)
+    def reset(request: Request) -> Response:
         plan.reset()
         return JsonResponse({"reset": True})
 
-    @router.put("/notes/{display_path:path}")
-    def put_note(display_path: str, request: Request, body: JsonBody) -> Response:
+    @hooks.put("/__test__/notes/{display_path:path}", needs_caller=False, reads_body=True)
+    def put_note(display_path: str, request: Request, body: dict[str, Any]) -> Response:
         kind = body.get("kind", "note")
         if kind not in ("note", "collection", "file"):
             raise ApiError(422, "kind must be note, collection or file")
@@ -223,6 +224,6 @@ def install_test_hooks(app: FastAPI) -> None:
             stored = tx.put_file(file, by=SEED_AUTHOR)
         return JsonResponse(note_body(stored))
 
-    app.include_router(router)
+    app.router.routes.extend(hooks.routes)
     app.add_middleware(FaultInjection, plan=plan)
     app.state.fault_plan = plan

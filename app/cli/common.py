@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
-from app import __version__
+from app import version
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -34,9 +34,33 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class _ShowVersion(argparse.Action):
+    """``--version``, as argparse's own prints it, but the version is looked up only when
+    asked: reading the package metadata costs every other command (``serve`` too) 30 ms."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_: Any) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show program's version number and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"taskdesk {version()}")
+        parser.exit()
+
+
 def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     parser = _Parser(prog="taskdesk", description="Taskdesk: the editor for an agent's Task.")
-    parser.add_argument("--version", action="version", version=f"taskdesk {__version__}")
+    parser.add_argument("--version", action=_ShowVersion)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     for command in commands:
         command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))

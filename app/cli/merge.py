@@ -16,7 +16,6 @@ import argparse
 from pathlib import Path
 
 from app.cli.common import EXIT_OK, UsageError, write_stdout
-from app.core.merge import MarkerLabels, merge_texts
 
 NAME = "merge"
 HELP = "three-way merge of Task files (also a git merge driver)"
@@ -45,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.marker_size < 1:
         raise UsageError(f"--marker-size must be 1 or more, not {args.marker_size}")
+    # Imported here: the merge's matchers would load on every command, `serve` included.
+    from app.core.merge import MarkerLabels, merge_texts
+
     base, theirs, mine = (read_text(path) for path in (args.base, args.theirs, args.mine))
     result = merge_texts(base, theirs, mine)
     merged = result.text

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK
-from app.render import render_markdown
 
 NAME = "render"
 HELP = "write FILE.html beside each Markdown FILE: the HTML the preview shows for it"
@@ -35,6 +34,9 @@ def _render_one(source: Path) -> str | None:
     except OSError as exc:
         return f"{source}: cannot read it ({exc.strerror or exc})"
     target = source.with_name(source.name + ".html")
+    # Imported here: markdown-it would load on every command, `serve` (a restart) included.
+    from app.render import render_markdown
+
     html = render_markdown(text)
     try:
         target.write_bytes((html + "\n" if html else "").encode("utf-8"))

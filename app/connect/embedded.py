@@ -73,7 +73,7 @@ ServerStarter = Callable[[Path, Path], _Stoppable]
 
 
 def _start_reference_server(workspace: Path, db_path: Path) -> _Stoppable:
-    # Imported here: the server pulls in FastAPI and uvicorn, which the window must not
+    # Imported here: the server pulls in Starlette and uvicorn, which the window must not
     # wait for before its first paint.
     from app.server import start_server
 
@@ -111,9 +111,9 @@ def start_embedded(data_dir: Path, *, starter: ServerStarter | None = None) -> E
 
 # ---------------------------------------------------------------- a server process of its own
 #
-# The local server runs as `taskdesk serve` in a process of its own: its imports (FastAPI,
-# pydantic) then load on another core while the window paints, and serving requests never
-# competes with the window for Python's interpreter lock.
+# The local server runs as `taskdesk serve` in a process of its own: its imports (Starlette,
+# uvicorn, asyncio) then load on another core while the window paints, and serving requests
+# never competes with the window for Python's interpreter lock.
 
 
 class ServerProcess:

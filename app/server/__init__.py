@@ -1,4 +1,4 @@
-"""The reference server of the Taskdesk API (FastAPI + uvicorn over SQLite)."""
+"""The reference server of the Taskdesk API (Starlette + uvicorn over SQLite)."""
 
 from app.server.app_factory import create_app
 from app.server.running import ServerHandle, ServerStartError, start_server

@@ -1,4 +1,4 @@
-"""Builds the reference server's FastAPI app over one SQLite database."""
+"""Builds the reference server's Starlette app over one SQLite database."""
 
 from __future__ import annotations
 
@@ -8,26 +8,20 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.exceptions import RequestValidationError
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute
 
-from app import __version__
+from app import version
 from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
+from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
-from app.server.openapi_doc import describe
+from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
-from app.server.responses import (
-    ApiError,
-    JsonResponse,
-    on_api_error,
-    on_http_exception,
-    on_unexpected,
-    on_validation_error,
-)
+from app.server.responses import ApiError, on_api_error, on_http_exception, on_unexpected
 from app.server.seeding import seed_if_new
 
 
@@ -105,9 +99,9 @@ def create_app(
     workspace: Workspace | Path | None = None,
     *,
     extensions: bool = True,
-    configure: Callable[[FastAPI], None] | None = None,
+    configure: Callable[[Starlette], None] | None = None,
     run_rate: RunRate | None = None,
-) -> FastAPI:
+) -> Starlette:
     """The app, its database open and seeded; the database closes when the app shuts down.
 
     ``extensions=False`` serves the spec's four endpoints only, like a server that is not
@@ -119,14 +113,22 @@ def create_app(
     db = open_database(Path(db_path), workspace)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         yield
         db.close()
 
-    app = FastAPI(
-        title="Taskdesk reference server",
-        version=__version__,
-        default_response_class=JsonResponse,
+    routes: list[BaseRoute] = [*description_routes(TITLE, version)]
+    routes += task_routes.router.routes + org_routes.router.routes
+    if extensions:
+        routes += task_routes.extension_router.routes + org_routes.extension_router.routes
+    check_described(routes)  # a route missing from the document stops the start, not a reader
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            ApiError: on_api_error,
+            StarletteHTTPException: on_http_exception,
+            Exception: on_unexpected,
+        },
         lifespan=lifespan,
     )
     app.state.db = db
@@ -134,18 +136,12 @@ def create_app(
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
-    app.add_exception_handler(ApiError, on_api_error)
-    app.add_exception_handler(StarletteHTTPException, on_http_exception)
-    app.add_exception_handler(RequestValidationError, on_validation_error)
-    app.add_exception_handler(Exception, on_unexpected)
-    app.openapi = describe(app)  # type: ignore[method-assign]
-    app.include_router(task_routes.router)
-    app.include_router(org_routes.router)
-    if extensions:
-        app.include_router(task_routes.extension_router)
-        app.include_router(org_routes.extension_router)
     if configure is not None:
         configure(app)
     # Outermost: bodies are bounded before any route, test hook or token lookup runs.
     app.add_middleware(BodyLimit)
     return app
+
+
+TITLE = "Taskdesk reference server"
+"""The OpenAPI document's title; the Swagger UI and ReDoc pages are named after it."""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import Depends, Request
+from starlette.requests import Request
 
 from app.server.callers import Caller
 from app.server.database import ServerDatabase
@@ -35,7 +33,3 @@ async def current_caller(request: Request) -> Caller:
             raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
         cache[token] = caller
     return caller
-
-
-CallerDep = Annotated[Caller, Depends(current_caller)]
-"""A route parameter of this type makes the route need a caller."""

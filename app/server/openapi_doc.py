@@ -1,20 +1,23 @@
-"""The OpenAPI document, told exactly: every status each route answers, and each body's shape.
+"""The OpenAPI document, told exactly: each route's parameters, body, answers and their shapes.
 
-FastAPI can't see what our routes return (they build their own responses), so the document
-would guess: a plain string for JSON objects, a validation-error shape no route sends, and
-none of the errors. ``describe`` replaces each operation's responses with the ones listed
-here, and refuses to build a document with a route not listed, so a new route must be
-described before the server starts. ``/openapi.json``, ``/docs`` and ``/redoc`` are served
-without a token: they describe the API and hold no data (docs/SECURITY.md).
+Nothing is guessed from the code: ``build_document`` takes the app's routes and describes
+each one from the tables here, and ``check_described`` (run when the app is made) refuses a
+route missing from them, so a new route must be described before the server starts. The
+document is built when ``/openapi.json`` is first asked for (``api_pages``), not at start.
+``/openapi.json``, ``/docs`` and ``/redoc`` are served without a token: they describe the
+API and hold no data (docs/SECURITY.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
+from starlette.routing import BaseRoute
+
+from app.server.routing import ApiRoute
 
 JSON = "application/json"
 
@@ -318,24 +321,115 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
-def describe(app: FastAPI) -> Callable[[], dict[str, Any]]:
-    """``app.openapi``: FastAPI's document with the responses above and bearer auth."""
+def _in_path(name: str) -> dict[str, Any]:
+    """A path parameter, as FastAPI described a ``str`` one (its title from its name)."""
+    title = name.replace("_", " ").title()
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "title": title},
+    }
 
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        document = get_openapi(title=app.title, version=app.version, routes=app.routes)
-        for path, item in document.get("paths", {}).items():
-            for method, operation in item.items():
-                key = (method, path)
-                if key not in RESPONSES:
-                    raise KeyError(f"{method.upper()} {path} is not described in openapi_doc")
-                operation["responses"] = RESPONSES[key]
-                operation["security"] = [{"bearer": []}]
-        components = document.setdefault("components", {})
-        components.pop("schemas", None)  # FastAPI's validation-error shapes: never sent
-        components["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
-        app.openapi_schema = document
-        return document
 
-    return openapi
+_FORM_DOC = "EXTENSION: `compact` asks for the compact form; anything else is ignored"
+AGENT_ID, GUILD_ID, RUN_ID = _in_path("agent_id"), _in_path("guild_id"), _in_path("run_id")
+DISPLAY_PATH = _in_path("display_path")  # may hold slashes: {display_path:path}
+
+PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
+    ("get", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
+    ("put", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
+    ("delete", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
+    ("post", "/api/agents/{agent_id}/runs"): [AGENT_ID],
+    ("get", "/api/agents/{agent_id}/runs"): [AGENT_ID],
+    ("get", "/api/runs/{run_id}"): [RUN_ID],
+    ("get", "/api/guilds/{guild_id}/embed-status"): [GUILD_ID],
+    ("get", "/api/org/embeddable-notes"): [
+        # Worded as FastAPI worded an optional ``str`` (string or null, a title): any value
+        # is taken, so no request is refused for it.
+        {
+            "name": "form",
+            "in": "query",
+            "required": False,
+            "schema": {
+                "anyOf": [STRING, {"type": "null"}],
+                "description": _FORM_DOC,
+                "title": "Form",
+            },
+            "description": _FORM_DOC,
+        }
+    ],
+    ("get", "/api/notes/{display_path}"): [DISPLAY_PATH],
+    ("delete", "/api/notes/{display_path}"): [DISPLAY_PATH],
+}
+"""Each operation's parameters; one with none is left out."""
+
+REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("put", "/api/agents/{agent_id}/files/task.md"): {
+        "required": True,
+        "content": {
+            JSON: {
+                "schema": _object(
+                    ["content"],
+                    {
+                        "content": {"type": "string", "description": "at most 262,144 bytes"},
+                        "expected_version": INTEGER,
+                    },
+                )
+            }
+        },
+    }
+}
+"""The operations that take a body, and its shape (read by hand: ``request_body``)."""
+
+SECURITY_SCHEMES = {"bearer": {"type": "http", "scheme": "bearer"}}
+
+
+def _described(routes: Iterable[BaseRoute]) -> Iterable[tuple[str, str, ApiRoute]]:
+    """(method, path, route) of every route the document lists."""
+    for route in routes:
+        if isinstance(route, ApiRoute) and route.include_in_schema:
+            yield route.method.lower(), route.path_format, route
+
+
+def check_described(routes: Sequence[BaseRoute]) -> None:
+    """KeyError for a route whose answers or path parameters the tables above don't give."""
+    for method, path, _ in _described(routes):
+        key = (method, path)
+        if key not in RESPONSES:
+            raise KeyError(f"{method.upper()} {path} is not described in openapi_doc")
+        in_path = {p["name"] for p in PARAMETERS.get(key, []) if p["in"] == "path"}
+        if in_path != set(re.findall(r"{(\w+)}", path)):
+            raise KeyError(f"the path parameters of {method.upper()} {path} are not described")
+
+
+def _operation(method: str, path: str, route: ApiRoute) -> dict[str, Any]:
+    """One operation, its keys in the order FastAPI gave them (summary and operationId made
+    from the handler's name as FastAPI made them, the description its docstring)."""
+    key = (method, path)
+    operation: dict[str, Any] = {"summary": route.name.replace("_", " ").title()}
+    description = inspect.cleandoc(route.handler.__doc__ or "")
+    if description:
+        operation["description"] = description
+    operation["operationId"] = re.sub(r"\W", "_", f"{route.name}{path}") + f"_{method}"
+    if key in PARAMETERS:
+        operation["parameters"] = PARAMETERS[key]
+    operation["responses"] = RESPONSES[key]
+    if key in REQUEST_BODIES:
+        operation["requestBody"] = REQUEST_BODIES[key]
+    operation["security"] = [{"bearer": []}]
+    return operation
+
+
+def build_document(routes: Sequence[BaseRoute], title: str, version: str) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of these routes, the ones not in the schema left out."""
+    check_described(routes)
+    paths: dict[str, dict[str, Any]] = {}
+    for method, path, route in _described(routes):
+        paths.setdefault(path, {})[method] = _operation(method, path, route)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": title, "version": version},
+        "paths": paths,
+        "components": {"securitySchemes": SECURITY_SCHEMES},
+    }

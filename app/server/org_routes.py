@@ -12,14 +12,14 @@ that a live Task embeds directly is refused with 409.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
 from app.core.models import OrgFile
-from app.server.auth import CallerDep, database
+from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import AgentRecord, FileEmbeddedError, Transaction
 from app.server.live_expansion import expand_live_task
@@ -35,20 +35,16 @@ from app.server.picker_notes import (
     spec_body,
 )
 from app.server.responses import ApiError, JsonResponse
+from app.server.routing import ApiRoutes
 from app.server.run_views import readable_by, visible_broken_embeds
 from app.server.task_routes import etag_matches
 
-router = APIRouter()
-extension_router = APIRouter()
-
-FormQuery = Annotated[
-    str | None,
-    Query(description="EXTENSION: `compact` asks for the compact form; anything else is ignored"),
-]
+router = ApiRoutes()
+extension_router = ApiRoutes()
 
 
 @extension_router.get("/api/me")
-def me(request: Request, caller: CallerDep) -> Response:
+def me(request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         org_id = tx.meta("org_id")
     return JsonResponse(
@@ -57,7 +53,7 @@ def me(request: Request, caller: CallerDep) -> Response:
 
 
 @extension_router.get("/api/org/agents")
-def org_agents(request: Request, _caller: CallerDep) -> Response:
+def org_agents(request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         agents = tx.agents()
     return JsonResponse(
@@ -71,14 +67,14 @@ def org_agents(request: Request, _caller: CallerDep) -> Response:
 
 
 @extension_router.get("/api/org/guilds")
-def org_guilds(request: Request, _caller: CallerDep) -> Response:
+def org_guilds(request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         guilds = tx.guilds()
     return JsonResponse({"guilds": [{"id": gid, "name": name} for gid, name in guilds]})
 
 
 @router.get("/api/guilds/{guild_id}/embed-status")
-def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response:
+def embed_status(guild_id: str, request: Request, caller: Caller) -> Response:
     """Broken embeds inside a note the caller can't read are that note's text: left out."""
     with database(request).read() as tx:
         if not tx.guild_exists(guild_id):
@@ -90,7 +86,7 @@ def embed_status(guild_id: str, request: Request, caller: CallerDep) -> Response
 
 
 @extension_router.get("/api/org/embed-status")
-def org_embed_status(request: Request, caller: CallerDep) -> Response:
+def org_embed_status(request: Request, caller: Caller) -> Response:
     """Every guild's embed status in one answer: the app asks once, not once per guild."""
     with database(request).read() as tx:
         rows = _embed_statuses(tx, caller, tx.agents(), _with_size(request, caller))
@@ -127,11 +123,14 @@ def _title(file: OrgFile) -> str:
 
 
 @router.get("/api/org/embeddable-notes")
-def embeddable_notes(request: Request, caller: CallerDep, form: FormQuery = None) -> Response:
+def embeddable_notes(request: Request, caller: Caller) -> Response:
     """No note text is read; the answer is kept per caller until a note or collection changes
     (EXTENSION: an ETag, so a client that has it gets 304; ``?form=compact``, the same list
     in a third of the bytes; gzip when accepted)."""
     extensions = bool(request.app.state.extensions)
+    # Any value is taken and anything but `compact` ignored, so no value is ever refused; a
+    # repeated parameter counts by its last value (openapi_doc describes it).
+    form = request.query_params.get("form")
     # A spec-only server knows no forms: it answers the spec's list, as any server would.
     chosen: Form = "compact" if extensions and form == COMPACT else "spec"
     bodies: PickerBodies = request.app.state.picker_bodies
@@ -179,7 +178,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
 
 
 @extension_router.get("/api/notes/{display_path:path}")
-def get_note(display_path: str, request: Request, caller: CallerDep) -> Response:
+def get_note(display_path: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         found = tx.file(display_path)
     if found is None or not caller.can_read(found.access):
@@ -187,8 +186,8 @@ def get_note(display_path: str, request: Request, caller: CallerDep) -> Response
     return JsonResponse(note_body(found))
 
 
-@extension_router.delete("/api/notes/{display_path:path}", status_code=204)
-def delete_note(display_path: str, request: Request, caller: CallerDep) -> Response:
+@extension_router.delete("/api/notes/{display_path:path}")
+def delete_note(display_path: str, request: Request, caller: Caller) -> Response:
     with database(request).write() as tx:
         org_id = tx.meta("org_id")
         parts = display_path.split("/")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import orjson
-from fastapi import Depends, Request
+from starlette.requests import Request
 
 from app.server.responses import ApiError
 
@@ -20,7 +20,3 @@ async def json_object_body(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(422, "request body must be a JSON object")
     return body
-
-
-JsonBody = Annotated[dict[str, Any], Depends(json_object_body)]
-"""A route parameter of this type is the request's JSON object body."""

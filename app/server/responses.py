@@ -7,9 +7,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
-from fastapi import Request
-from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
 from starlette.responses import Response
 
 
@@ -80,25 +79,11 @@ def allowed_methods(request: Request) -> list[str]:
 
 
 def _route_table(routes: Iterable[Any]) -> Iterator[tuple[re.Pattern[str], set[str]]]:
-    """(path pattern, methods) of every route, looking inside included routers (our routers
-    are included without a prefix, so their own patterns match the whole path)."""
+    """(path pattern, methods) of every route; the app's routes are one flat list."""
     for route in routes:
         pattern, methods = getattr(route, "path_regex", None), getattr(route, "methods", None)
         if pattern is not None and methods:
             yield pattern, set(methods)
-        inner = getattr(route, "routes", None)
-        if inner is None:  # FastAPI keeps an included router behind a wrapper
-            inner = getattr(getattr(route, "original_router", None), "routes", None)
-        if inner:
-            yield from _route_table(inner)
-
-
-async def on_validation_error(_request: Request, exc: Exception) -> Response:
-    """FastAPI's validation errors as one readable line instead of its list of details."""
-    assert isinstance(exc, RequestValidationError)
-    first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-    return error_response(422, f"{where}: {first.get('msg', 'invalid request')}")
 
 
 async def on_unexpected(_request: Request, _exc: Exception) -> Response:

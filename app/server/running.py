@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 
 import uvicorn
-from fastapi import FastAPI
+from starlette.applications import Starlette
 
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
@@ -87,7 +87,7 @@ def start_server(
     host: str = "127.0.0.1",
     port: int = 0,
     extensions: bool = True,
-    configure: Callable[[FastAPI], None] | None = None,
+    configure: Callable[[Starlette], None] | None = None,
     limits: ConnectionLimits | None = None,
     run_rate: RunRate | None = None,
 ) -> ServerHandle:

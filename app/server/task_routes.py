@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.expander import task_display_path, task_source
 from app.core.limits import TASK_MAX_BYTES, utf8_len
-from app.server.auth import CallerDep, database
+from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import (
     AgentRecord,
@@ -31,34 +31,16 @@ from app.server.database import (
 )
 from app.server.live_expansion import expand_live_task
 from app.server.rate_limit import RateLimiter
-from app.server.request_body import JsonBody
 from app.server.responses import ApiError, JsonResponse
+from app.server.routing import ApiRoutes
 from app.server.run_records import RunRecord, add_run, find_run, new_run_id, runs_of
 from app.server.run_views import file_spans, readable_by, run_summary_view, run_view
 from app.server.system_prompt import build_system_prompt
 
-router = APIRouter()
-extension_router = APIRouter()
+router = ApiRoutes()
+extension_router = ApiRoutes()
 
 TASK_PATH = "/api/agents/{agent_id}/files/task.md"
-
-_PUT_BODY_DOC: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "required": ["content"],
-                    "properties": {
-                        "content": {"type": "string", "description": "at most 262,144 bytes"},
-                        "expected_version": {"type": "integer"},
-                    },
-                }
-            }
-        },
-    }
-}
 
 
 def etag_of(task: TaskRecord) -> str:
@@ -129,7 +111,7 @@ def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
 
 
 @router.get(TASK_PATH)
-def get_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
+def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         live = tx.task(agent_id, with_revisions=False)
         if live is None:
@@ -144,12 +126,12 @@ def get_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
     return task_response(org_id, task, extensions=extensions)
 
 
-@router.put(TASK_PATH, openapi_extra=_PUT_BODY_DOC)
+@router.put(TASK_PATH, reads_body=True)
 def put_task(
     agent_id: str,
     request: Request,
-    caller: CallerDep,
-    body: JsonBody,
+    caller: Caller,
+    body: dict[str, Any],
 ) -> Response:
     db = database(request)
     with db.read() as tx:
@@ -180,7 +162,7 @@ def put_task(
 
 
 @router.delete(TASK_PATH)
-def delete_task(agent_id: str, request: Request, _caller: CallerDep) -> Response:
+def delete_task(agent_id: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         _agent_or_404(tx, agent_id)
     raise ApiError(422, "cannot delete this file")
@@ -196,8 +178,8 @@ def run_response(tx: Transaction, run: RunRecord, caller: Caller, status: int = 
     return JsonResponse(body, status_code=status)
 
 
-@extension_router.post("/api/agents/{agent_id}/runs", status_code=201)
-def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
+@extension_router.post("/api/agents/{agent_id}/runs")
+def create_run(agent_id: str, request: Request, caller: Caller) -> Response:
     limiter: RateLimiter = request.app.state.run_limiter
     wait = limiter.take(caller.id)
     if wait:
@@ -233,7 +215,7 @@ def create_run(agent_id: str, request: Request, caller: CallerDep) -> Response:
 
 
 @extension_router.get("/api/runs/{run_id}")
-def get_run(run_id: str, request: Request, caller: CallerDep) -> Response:
+def get_run(run_id: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         run = find_run(tx, run_id)
         if run is None:
@@ -242,7 +224,7 @@ def get_run(run_id: str, request: Request, caller: CallerDep) -> Response:
 
 
 @extension_router.get("/api/agents/{agent_id}/runs")
-def list_runs(agent_id: str, request: Request, caller: CallerDep) -> Response:
+def list_runs(agent_id: str, request: Request, caller: Caller) -> Response:
     """The agent's kept runs, newest first, without their prompts; who may see what as
     for one run (GET /api/runs/:id)."""
     with database(request).read() as tx:
