@@ -14,7 +14,9 @@ A bad workspace or database exits 2 with one line naming what is wrong.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import os
 import re
 import signal
 import threading
@@ -94,27 +96,42 @@ def serve(
     except (OSError, ServerStartError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UsageError(f"cannot serve on {host}:{port}: {reason}") from None
-    stop = threading.Event()
-    previous = _on_stop_signals(stop)
+    stop = _StopSignals()
     try:
         print(f"taskdesk: serving {handle.url}", flush=True)
         stop.wait()
     finally:
         handle.stop()
-        _restore_signals(previous)
+        stop.close()
     return EXIT_OK
 
 
-def _on_stop_signals(stop: threading.Event) -> dict[int, Any]:
-    """SIGINT and SIGTERM set ``stop`` (only the main thread may set handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    previous: dict[int, Any] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        previous[sig] = signal.signal(sig, lambda _sig, _frame: stop.set())
-    return previous
+class _StopSignals:
+    """SIGINT and SIGTERM end ``wait()`` (only the main thread may set handlers).
 
+    The handler only writes a byte to a pipe, taking no lock: the signal may come again
+    while a handler runs (an app killed with all its threads sends the parent-death signal
+    once per thread), and a handler that took a lock, as ``Event.set`` does, would then
+    wait for itself.
+    """
 
-def _restore_signals(previous: dict[int, Any]) -> None:
-    for sig, handler in previous.items():
-        signal.signal(sig, handler)
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._write, False)
+        self._previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._previous[sig] = signal.signal(sig, self._on_signal)
+
+    def _on_signal(self, _sig: int, _frame: object) -> None:
+        with contextlib.suppress(OSError):  # the pipe is full: a byte is waiting already
+            os.write(self._write, b"\0")
+
+    def wait(self) -> None:
+        os.read(self._read, 1)  # resumed after each handler (PEP 475) until a byte is in
+
+    def close(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        os.close(self._read)
+        os.close(self._write)

@@ -185,6 +185,25 @@ def test_serve_prints_its_address_first_and_stops_on_a_signal(
     assert db.is_file()
 
 
+def test_serve_stops_when_the_stop_signal_comes_again_and_again(tmp_path: Path) -> None:
+    # An app killed with all its threads sends its server the parent-death signal once per
+    # thread: a burst of SIGTERMs, some while the handler of the one before is still running.
+    db = tmp_path / "served.sqlite3"
+    with _serve("--workspace", WORKSPACE_BASIC, "--db", db, "--port", "0") as process:
+        try:
+            assert process.stdout is not None and process.stderr is not None
+            assert SERVING.match(process.stdout.readline().decode())
+            for _ in range(200):
+                if process.poll() is not None:
+                    break
+                process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=15) == 0
+            assert b"Traceback" not in process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+
+
 def test_serve_refuses_a_malformed_workspace(tmp_path: Path) -> None:
     data = json.loads(WORKSPACE_BASIC.read_text(encoding="utf-8"))
     data["notes"][3]["access"][0]["role"] = "admin"
