@@ -100,7 +100,8 @@ def _replace_published_tokens(workspace_path: Path, db_path: Path) -> None:
     try:
         data = json.loads(workspace_path.read_text(encoding="utf-8"))
         entries = [*data.get("people", []), *data.get("agents", [])]
-        if not any(isinstance(e, dict) and e.get("token") in _published_tokens() for e in entries):
+        published = _published_tokens()  # once: each reading parses the packaged demo
+        if not any(isinstance(e, dict) and e.get("token") in published for e in entries):
             return
     except (ValueError, TypeError, AttributeError, RecursionError):
         return  # a damaged file: local_operator says so in words
