@@ -94,9 +94,8 @@ _TASKDESK_BODY = textwrap.dedent(
     from PySide6.QtWidgets import QApplication
     from widgets.launcher import prepare_application
 
-    from widgets.launcher import launch_local_server_early, open_window
+    from widgets.launcher import open_window
 
-    launch = launch_local_server_early(None)  # as `taskdesk` does, before Qt starts
     app = QApplication(sys.argv[:1])
     prepare_application(app)
     wait_for_task = "--task" in sys.argv
@@ -129,7 +128,7 @@ _TASKDESK_BODY = textwrap.dedent(
         self.installEventFilter(probe)
 
     MainWindow.__init__ = watched
-    window = open_window(app, None, launch)  # exactly what `taskdesk` does
+    window = open_window(app, None)  # exactly what `taskdesk` does
     window.agent_opened.connect(task_shown)
     QTimer.singleShot(20_000, app.quit)
     app.exec()

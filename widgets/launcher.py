@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Qt only for the type checker: the command line must not load it
     from PySide6.QtWidgets import QApplication
@@ -187,11 +187,8 @@ def prepare_application(app: QApplication) -> None:
     SchemeFollower(app)  # the stylesheet and palette, light or dark as the system is
 
 
-def open_window(app: QApplication, server_url: str | None, launch: Any = None) -> MainWindow:
-    """Show the main window now; connecting starts once it has painted.
-
-    ``launch``: the local server already starting (see ``launch_local_server_early``).
-    """
+def open_window(app: QApplication, server_url: str | None) -> MainWindow:
+    """Show the main window now; connecting (and the local server) starts once it has painted."""
     from widgets.window.main_window import MainWindow
     from widgets.window.messages import install_excepthook
 
@@ -205,19 +202,8 @@ def open_window(app: QApplication, server_url: str | None, launch: Any = None) -
     _settle_garbage_collector(window)
     window.show()
     # TASKDESK_TOKEN is read by the token store, for this session only.
-    window.start_after_first_paint(server_url, launch)
+    window.start_after_first_paint(server_url)
     return window
-
-
-def launch_local_server_early(server_url: str | None) -> Any:
-    """Start the local workspace's server process before Qt loads, when it will be needed:
-    it then gets ready on another core while the window is built and painted."""
-    if server_url is not None:
-        return None
-    from app.connect.embedded import launch_if_local
-    from app.connect.paths import data_dir
-
-    return launch_if_local(data_dir())
 
 
 @dataclass(frozen=True)
@@ -260,7 +246,6 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
     proceed, lock = claim_data_folder()
     if not proceed:
         return 0
-    launch = launch_local_server_early(server_url)
     from widgets.common.pyside_sources import stop_caching_module_sources
 
     stop_caching_module_sources()  # before Qt: every module imported after it is checked
@@ -269,7 +254,7 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     prepare_application(app)
-    window = open_window(app, server_url, launch)
+    window = open_window(app, server_url)
     if lock is not None:
         from widgets.window.raise_requests import RaiseOnRequest
 

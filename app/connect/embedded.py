@@ -254,8 +254,8 @@ def launch_embedded(data_dir: Path) -> EmbeddedLaunch:
 
 
 def launch_if_local(data_dir: Path) -> EmbeddedLaunch | None:
-    """At start-up, before the window exists: start the local server early when no other
-    server is going to be opened. Never raises: the window reports problems later."""
+    """At start-up, just after the window's first paint: start the local server when no
+    other server is going to be opened. Never raises: the window reports problems later."""
     try:
         from app.connect.paths import settings_path
         from app.connect.settings import load_settings

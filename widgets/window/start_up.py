@@ -89,7 +89,23 @@ class StartUp(QObject):
     def _start_once(self) -> None:
         if self._pending:
             self._pending = False
-            self.start(self._url, self._launch)
+            launch = self._launch
+            if launch is None and self._url is None:
+                launch = self._launch_local_now()
+            self.start(self._url, launch)
+
+    def _launch_local_now(self) -> EmbeddedLaunch | None:
+        """The local server, unless another server is remembered, started just after the
+        first paint: its modules and the workspace check (~20 ms) are not on the way to the
+        window, and the server is ready ~0.3 s later, while the app loads its own modules.
+
+        Started here, on the GUI thread, because it is the one thread that lasts as long as
+        the app: the server is then told to end with the app (app.connect.exit_with_parent).
+        What it reads and writes is the local workspace's two small files, once."""
+        from app.connect.embedded import launch_if_local
+        from app.connect.paths import data_dir
+
+        return launch_if_local(self._data_dir or data_dir())
 
     def start(
         self,
