@@ -163,10 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def prepare_application(app: QApplication) -> None:
-    """Names and the stylesheet: the same for the program, the screenshots and the benchmark."""
-    from PySide6.QtGui import QIcon
-
-    from app.core.resource_files import resource
+    """Names and the stylesheet: the same for the program, the screenshots and the benchmark.
+    The window's icon follows the first paint (``set_window_icon``)."""
     from widgets.common.pyside_sources import stop_caching_module_sources
 
     stop_caching_module_sources()  # where run_window's call came too late (a host program)
@@ -176,15 +174,25 @@ def prepare_application(app: QApplication) -> None:
     # No setApplicationVersion: the version comes from the package metadata (importlib's
     # metadata and email parsing, 75 ms before the first paint) and only About shows it.
     app.setDesktopFileName(DESKTOP_ID)  # the desktop entry's name: Wayland's app id
+    from widgets.common.theme import SchemeFollower
+
+    SchemeFollower(app)  # the stylesheet and palette, light or dark as the system is
+
+
+def set_window_icon(app: QApplication) -> None:
+    """The window's icon, from the packaged files: set once the window has painted, since
+    reading them (the SVG icon engine, three PNGs) takes ~10 ms and the desktop shows the
+    icon a moment later just the same."""
+    from PySide6.QtGui import QIcon
+
+    from app.core.resource_files import resource
+
     window_icon = QIcon()
     for name in ICON_FILES:
         path = resource(name)
         if path.is_file():
             window_icon.addFile(str(path))
     app.setWindowIcon(window_icon)
-    from widgets.common.theme import SchemeFollower
-
-    SchemeFollower(app)  # the stylesheet and palette, light or dark as the system is
 
 
 def open_window(app: QApplication, server_url: str | None) -> MainWindow:
@@ -200,6 +208,7 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     window = MainWindow(log_path=setup_logging())
     install_excepthook(window.messages, window.secrets)
     _settle_garbage_collector(window)
+    window.first_painted.connect(lambda: set_window_icon(app))
     window.show()
     # TASKDESK_TOKEN is read by the token store, for this session only.
     window.start_after_first_paint(server_url)

@@ -203,38 +203,40 @@ FIRST_PAINT = """
 import sys
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
-from widgets.launcher import prepare_application
+from widgets.launcher import open_window, prepare_application
 
 app = QApplication([])
 prepare_application(app)
-from widgets.window.main_window import MainWindow
 import PySide6.QtWidgets as widgets
+
+seen = {}
 
 class FirstPaint(QObject):
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint:
-            QTimer.singleShot(0, app.quit)
+        if event.type() == QEvent.Type.Paint and not seen:
+            later = ("widgets.window.banners", "widgets.window.open_by_id_dialog")
+            seen["classes"] = [name for name in NAMES if name in widgets.__dict__]
+            seen["modules"] = [m for m in later if m in sys.modules]
+            seen["icon"] = not app.windowIcon().isNull()
+            QTimer.singleShot(300, app.quit)
         return False
 
-window = MainWindow()
+window = open_window(app, "http://127.0.0.1:9")  # nothing answers there: no local server
 probe = FirstPaint()
 window.installEventFilter(probe)
-window.show()
 app.exec()
-touched = [name for name in NAMES if name in widgets.__dict__]
-later = ("widgets.window.banners", "widgets.window.open_by_id_dialog")
-modules = [m for m in later if m in sys.modules]
-print(touched, modules)
+print(seen["classes"], seen["modules"], seen["icon"], not app.windowIcon().isNull())
 window._closing_confirmed = True
 window.shutdown()
 """
 
 
-def test_the_first_paint_leaves_dialogs_message_boxes_and_styles_for_later(
+def test_the_first_paint_leaves_dialogs_message_boxes_styles_and_the_icon_for_later(
     tmp_path: Path,
 ) -> None:
     code = f"NAMES = {NOT_BEFORE_THE_FIRST_PAINT!r}\n" + FIRST_PAINT
     env = dict(os.environ, TASKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
     result = run_python(code, env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[] []"
+    # Nothing of them at the first paint; the window's icon follows it.
+    assert result.stdout.strip() == "[] [] False True"

@@ -57,6 +57,7 @@ class MainWindow(QMainWindow):
     connected = Signal()
     agent_opened = Signal(str)
     notes_listed = Signal()  # the notes and collections to insert are in (once per server)
+    first_painted = Signal()  # once, in the event-loop turn after the window's first paint
 
     def __init__(
         self,
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.connection: Connection | None = None
         self._closing_confirmed = False
         self._shut_down = False
+        self._painted = False
         self._guilds: list[Guild] = []
 
         self.actions_ = WindowActions(self)
@@ -223,6 +225,9 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            QTimer.singleShot(0, self.first_painted.emit)
         self.start_up.on_painted()
 
     def start(self, server_url: str | None = None, launch: EmbeddedLaunch | None = None) -> None:
