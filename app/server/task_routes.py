@@ -137,7 +137,11 @@ def put_task(
     with db.read() as tx:
         _agent_or_404(tx, agent_id)
     expected = body.get("expected_version")
-    # bool is an int to Python but not to the API; null, 1.5 and "1" are not integers either.
+    # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
+    # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
+    # not to the API; null, 1.5 and "1" are not integers either.
+    if isinstance(expected, float) and expected.is_integer():
+        expected = int(expected)
     if "expected_version" in body and type(expected) is not int:
         raise ApiError(422, "expected_version must be an integer")
     if not caller.is_operator:

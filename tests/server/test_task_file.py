@@ -84,6 +84,17 @@ def test_non_integer_expected_version_is_422(live_server: LiveServer, bad: objec
     assert get_task(live_server, "a_writer")["version"] == 1
 
 
+@pytest.mark.parametrize("integer", [2**63 - 1, -(2**63), 3 * 10**26, 7.0])
+def test_every_integer_is_taken_as_a_version(live_server: LiveServer, integer: float) -> None:
+    # The API document's JSON Schema says integer: 7.0 is one, and so are integers past
+    # 64 bits (the body's reader takes those as numbers with a fraction of zero).
+    response = put_task(live_server, "a_writer", {"content": "x", "expected_version": integer})
+    assert (response.status_code, response.json()) == (
+        409,
+        {"error": "version conflict", "version": 1},
+    )
+
+
 @pytest.mark.parametrize("who", ["mia", "scout", "writer"])
 def test_only_operators_write(live_server: LiveServer, who: str) -> None:
     response = put_task(live_server, "a_writer", {"content": "mine now"}, who=who)
