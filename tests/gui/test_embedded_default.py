@@ -19,6 +19,7 @@ from app.connect.embedded import (
     local_workspace_paths,
     start_embedded,
 )
+from app.connect.exit_with_parent import PARENT_VARIABLE
 from app.core.resource_files import demo_workspace_text
 from tests.app_process import ROOT, app_env
 from widgets.window.main_window import MainWindow
@@ -163,6 +164,20 @@ def test_the_local_server_ends_when_the_app_is_killed(tmp_path: Path) -> None:
     if outlived:
         os.kill(server_pid, signal.SIGTERM)  # not left running after the test
     assert not outlived, "the local server outlived the app that started it"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal")
+@pytest.mark.parametrize("local", [False, True], ids=["at start", "open local workspace"])
+def test_the_local_server_the_window_starts_is_told_to_end_with_the_app(
+    qtbot, make_window, local: bool
+) -> None:
+    window: MainWindow = make_window()
+    with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
+        window.start_up.start(None, local=local)
+    assert window.embedded is not None
+    server = window.embedded.handle.process.pid
+    environment = Path(f"/proc/{server}/environ").read_bytes().split(b"\0")
+    assert f"{PARENT_VARIABLE}={os.getpid()}".encode() in environment
 
 
 def test_closing_the_window_stops_the_local_server(qtbot, make_window) -> None:

@@ -89,23 +89,7 @@ class StartUp(QObject):
     def _start_once(self) -> None:
         if self._pending:
             self._pending = False
-            launch = self._launch
-            if launch is None and self._url is None:
-                launch = self._launch_local_now()
-            self.start(self._url, launch)
-
-    def _launch_local_now(self) -> EmbeddedLaunch | None:
-        """The local server, unless another server is remembered, started just after the
-        first paint: its modules and the workspace check (~20 ms) are not on the way to the
-        window, and the server is ready ~0.3 s later, while the app loads its own modules.
-
-        Started here, on the GUI thread, because it is the one thread that lasts as long as
-        the app: the server is then told to end with the app (app.connect.exit_with_parent).
-        What it reads and writes is the local workspace's two small files, once."""
-        from app.connect.embedded import launch_if_local
-        from app.connect.paths import data_dir
-
-        return launch_if_local(self._data_dir or data_dir())
+            self.start(self._url, self._launch)
 
     def start(
         self,
@@ -119,6 +103,8 @@ class StartUp(QObject):
         from app.connect.paths import data_dir
 
         folder = self._data_dir or data_dir()
+        if launch is None and server_url is None:
+            launch = _launch_local_now(folder, local=local)
         self._sidebar.set_empty_text("Starting…")
         self._runner.submit(
             lambda: _begin(server_url, folder, launch, local=local),
@@ -273,6 +259,26 @@ class StartUp(QObject):
             self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
         else:
             self._messages.error(text)
+
+
+def _launch_local_now(folder: Path, *, local: bool) -> EmbeddedLaunch | None:
+    """The local server, unless another server is remembered (``local``: whatever is).
+
+    Started here, on the GUI thread, because it is the one thread that lasts as long as the
+    app: the server is then told to end with the app (app.connect.exit_with_parent), even
+    when the app is killed. At start-up this runs just after the first paint, so its modules
+    and the workspace check (~20 ms) are not on the way to the window; the server is ready
+    ~0.3 s later, while the app loads its own modules. What it reads and writes is the
+    local workspace's two small files. None when it can't: ``begin`` meets the same problem
+    on the runner and says what it is."""
+    from app.connect.embedded import EmbeddedError, launch_embedded, launch_if_local
+
+    if not local:
+        return launch_if_local(folder)
+    try:
+        return launch_embedded(folder)
+    except EmbeddedError:
+        return None
 
 
 def _begin(
