@@ -34,7 +34,6 @@ __all__ = [  # the local workspace's files are local_workspace's; callers find t
     "EmbeddedLaunch",
     "EmbeddedServer",
     "launch_embedded",
-    "launch_if_local",
     "local_operator",
     "local_workspace_paths",
     "seed_local_workspace",
@@ -148,8 +147,10 @@ def _serve_command(workspace: Path, db_path: Path) -> list[str]:
 class EmbeddedLaunch:
     """A local server being started; ``wait()`` returns it once it serves."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.workspace_path = seed_local_workspace(data_dir)
+    def __init__(self, data_dir: Path, workspace_path: Path | None = None) -> None:
+        """``workspace_path``: the workspace file already seeded (``workspace_to_serve``),
+        so starting the process reads and writes nothing else."""
+        self.workspace_path = workspace_path or seed_local_workspace(data_dir)
         _, self.db_path = local_workspace_paths(data_dir)
         env = dict(os.environ)
         # From a checkout `app` is found beside this file; installed, this changes nothing.
@@ -251,17 +252,3 @@ def server_refusal(log_path: Path, start: int) -> str | None:
 def launch_embedded(data_dir: Path) -> EmbeddedLaunch:
     """Seed (first start only) and start `taskdesk serve` on the local workspace now."""
     return EmbeddedLaunch(data_dir)
-
-
-def launch_if_local(data_dir: Path) -> EmbeddedLaunch | None:
-    """At start-up, just after the window's first paint: start the local server when no
-    other server is going to be opened. Never raises: the window reports problems later."""
-    try:
-        from app.connect.paths import settings_path
-        from app.connect.settings import load_settings
-
-        if load_settings(settings_path()).settings.last_server_url:
-            return None
-        return launch_embedded(data_dir)
-    except Exception:  # the window's own start-up will meet the problem and say what it is
-        return None

@@ -66,6 +66,22 @@ def seed_local_workspace(data_dir: Path) -> Path:
     return workspace_path
 
 
+def workspace_to_serve(data_dir: Path, *, local: bool) -> Path | None:
+    """The local workspace's file, seeded, when it is the server to open now: no other
+    server is remembered (``local``: whatever is). Blocking (disk): off the GUI thread.
+    Never raises: None, and the start-up meets the problem again and says what it is."""
+    try:
+        if not local:
+            from app.connect.paths import settings_path
+            from app.connect.settings import load_settings
+
+            if load_settings(settings_path()).settings.last_server_url:
+                return None
+        return seed_local_workspace(data_dir)
+    except Exception:
+        return None
+
+
 def _database_files(db_path: Path) -> tuple[Path, ...]:
     return (
         db_path,

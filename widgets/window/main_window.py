@@ -37,7 +37,7 @@ from widgets.window.window_size import size_to_screen
 if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for the first paint
     from app.connect.connection import Connection
     from app.connect.credentials import TokenStore
-    from app.connect.embedded import EmbeddedLaunch, EmbeddedServer
+    from app.connect.embedded import EmbeddedServer
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
     from widgets.task.task_tab import TaskTab
@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
             lambda: self.connection.store if self.connection is not None else None,
             data_dir,
         )
+        self.first_painted.connect(self.start_up.on_painted)
         self.start_up.starting.connect(self._prepare_task_tab)
         self.start_up.token_needed.connect(self.on_connect_requested)
         self.start_up.connected.connect(self._on_connected)
@@ -217,22 +218,19 @@ class MainWindow(QMainWindow):
     def connect_dialog(self) -> ConnectDialog | None:
         return self.start_up.connect_dialog
 
-    def start_after_first_paint(
-        self, server_url: str | None, launch: EmbeddedLaunch | None = None
-    ) -> None:
+    def start_after_first_paint(self, server_url: str | None) -> None:
         """``start`` once the window is on screen, so nothing delays the first paint."""
-        self.start_up.start_after_first_paint(server_url, launch)
+        self.start_up.start_after_first_paint(server_url)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
             QTimer.singleShot(0, self.first_painted.emit)
-        self.start_up.on_painted()
 
-    def start(self, server_url: str | None = None, launch: EmbeddedLaunch | None = None) -> None:
+    def start(self, server_url: str | None = None) -> None:
         """Connect to ``server_url``, else the remembered server, else the embedded default."""
-        self.start_up.start(server_url, launch)
+        self.start_up.start(server_url)
 
     def connect_to(self, request: ConnectRequest, *, local: bool = False) -> None:
         """Sign in to a server (off the GUI thread); on success list its agents."""

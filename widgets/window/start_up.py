@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -31,9 +32,10 @@ FIRST_PAINT_FALLBACK_MS = 250
 
 
 class StartUp(QObject):
-    """Finds the server to open and signs in to it, every blocking step on the runner.
+    """Finds the server to open and signs in to it, every blocking step on the runner (only
+    the local server's process is started on the GUI thread, see ``_launch_local``).
 
-    ``starting`` fires as the blocking start-up work goes to the runner, ``token_needed(url)``
+    ``starting`` fires as signing in goes to the runner, ``token_needed(url)``
     when the server to open has no token yet (the window asks for one), ``connected``
     once a server has taken the token. It keeps the session's token store (``tokens``),
     the embedded local server while it serves (``embedded``) and the Connect dialog while
@@ -66,52 +68,74 @@ class StartUp(QObject):
         self.connect_dialog: ConnectDialog | None = None
         self.damaged_dialog: DamagedWorkspaceDialog | None = None
         self._pending = False
+        self._closing = False
         self._url: str | None = None
-        self._launch: EmbeddedLaunch | None = None
 
     # ------------------------------------------------------------------ starting
 
-    def start_after_first_paint(
-        self, server_url: str | None, launch: EmbeddedLaunch | None
-    ) -> None:
+    def start_after_first_paint(self, server_url: str | None) -> None:
         """``start`` once the window is on screen, so nothing delays the first paint.
 
-        A zero timer would run before the paint event; the paint itself (``on_painted``, or
-        where the platform sends none, a short fallback timer) triggers the start instead.
+        A zero timer would run before the paint event; the window's first paint
+        (``on_painted``, or where the platform sends none, a short fallback timer) triggers
+        the start instead.
         """
-        self._url, self._launch, self._pending = server_url, launch, True
-        QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, self._start_once)
+        self._url, self._pending = server_url, True
+        QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, self.on_painted)
 
     def on_painted(self) -> None:
         if self._pending:
-            QTimer.singleShot(0, self._start_once)
-
-    def _start_once(self) -> None:
-        if self._pending:
             self._pending = False
-            self.start(self._url, self._launch)
+            self.start(self._url)
 
-    def start(
-        self,
-        server_url: str | None = None,
-        launch: EmbeddedLaunch | None = None,
-        *,
-        local: bool = False,
-    ) -> None:
+    def start(self, server_url: str | None = None, *, local: bool = False) -> None:
         """Connect to ``server_url``, else the remembered server, else the embedded default
         (``local``: the embedded default whatever was remembered)."""
         from app.connect.paths import data_dir
 
         folder = self._data_dir or data_dir()
-        if launch is None and server_url is None:
-            launch = _launch_local_now(folder, local=local)
         self._sidebar.set_empty_text("Starting…")
+        if server_url is None:
+            # The local workspace is checked (and seeded) on the runner; its server is then
+            # started here, on the GUI thread (_launch_local).
+            self._runner.submit(
+                lambda: _workspace_to_serve(folder, local=local),
+                on_done=lambda workspace: self._launch_local(folder, workspace, local=local),
+                on_error=self._on_start_failed,
+                lane="disk",
+            )
+        else:
+            self._begin(server_url, folder, None, local=local)
+            self.starting.emit()
+
+    def _launch_local(self, folder: Path, workspace: Path | None, *, local: bool) -> None:
+        """Start the local server (``workspace``: None when it is not the one to open), then
+        sign in. Started here because the GUI thread is the one thread that lasts as long as
+        the app: the server is then told to end with the app (app.connect.exit_with_parent),
+        even when the app is killed. At start-up this comes after the first paint, and the
+        server is ready ~0.3 s later, while the app loads its own modules."""
+        if self._closing:
+            return  # the window closed meanwhile: no server to leave behind
+        launch = None
+        if workspace is not None:
+            from app.connect.embedded import EmbeddedError, EmbeddedLaunch
+
+            # If it can't start, begin() meets the problem again on the runner and says it.
+            with contextlib.suppress(EmbeddedError):
+                launch = EmbeddedLaunch(folder, workspace)
+        self._begin(None, folder, launch, local=local)
+        # Only now: the Task tab's building would otherwise hold this turn back, and the
+        # server's own start is what the first Task waits for.
+        self.starting.emit()
+
+    def _begin(
+        self, server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
+    ) -> None:
         self._runner.submit(
             lambda: _begin(server_url, folder, launch, local=local),
             on_done=self._on_begun,
             on_error=self._on_start_failed,
         )
-        self.starting.emit()
 
     def open_local(self) -> None:
         """File › Open local workspace, and where a cancelled start lands."""
@@ -130,10 +154,9 @@ class StartUp(QObject):
             self.open_local()
 
     def cancel(self) -> None:
-        """The window closed before it started: no local server is left behind."""
-        if self._pending and self._launch is not None:
-            self._pending = False
-            self._launch.cancel()
+        """The window is closing: nothing more starts, so no local server is left behind."""
+        self._pending = False
+        self._closing = True
 
     def stop_embedded(self) -> None:
         if self.embedded is not None:
@@ -261,24 +284,11 @@ class StartUp(QObject):
             self._messages.error(text)
 
 
-def _launch_local_now(folder: Path, *, local: bool) -> EmbeddedLaunch | None:
-    """The local server, unless another server is remembered (``local``: whatever is).
+def _workspace_to_serve(folder: Path, *, local: bool) -> Path | None:
+    """On the runner: the workspace's files (its module loads there too)."""
+    from app.connect.local_workspace import workspace_to_serve
 
-    Started here, on the GUI thread, because it is the one thread that lasts as long as the
-    app: the server is then told to end with the app (app.connect.exit_with_parent), even
-    when the app is killed. At start-up this runs just after the first paint, so its modules
-    and the workspace check (~20 ms) are not on the way to the window; the server is ready
-    ~0.3 s later, while the app loads its own modules. What it reads and writes is the
-    local workspace's two small files. None when it can't: ``begin`` meets the same problem
-    on the runner and says what it is."""
-    from app.connect.embedded import EmbeddedError, launch_embedded, launch_if_local
-
-    if not local:
-        return launch_if_local(folder)
-    try:
-        return launch_embedded(folder)
-    except EmbeddedError:
-        return None
+    return workspace_to_serve(folder, local=local)
 
 
 def _begin(
