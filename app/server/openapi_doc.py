@@ -17,200 +17,25 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
+from app.server.api_schemas import (
+    AGENTS,
+    COMPACT_NOTES,
+    CONFLICT,
+    EMBED_STATUS,
+    EMBEDDABLE_NOTES,
+    ERROR,
+    GUILDS,
+    INTEGER,
+    JSON,
+    ME,
+    NOTE,
+    RUN,
+    RUNS,
+    STRING,
+    TASK_DOC,
+    object_schema,
+)
 from app.server.routing import ApiRoute
-
-JSON = "application/json"
-
-
-def _object(required: list[str], properties: dict[str, Any], *, closed: bool = False) -> dict:
-    schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties}
-    if closed:
-        schema["additionalProperties"] = False
-    return schema
-
-
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-ERROR = _object(["error"], {"error": STRING}, closed=True)
-CONFLICT = _object(["error"], {"error": STRING, "version": INTEGER}, closed=True)
-LEVEL = {"type": "string", "enum": ["org", "guild", "agent"]}
-
-REVISION = _object(
-    ["version", "content", "replaced_at", "replaced_by_name"],
-    {
-        "version": INTEGER,
-        "content": STRING,
-        "replaced_at": STRING,
-        "replaced_by_name": STRING,
-        "replaced_by_type": STRING,
-        "replaced_by_id": STRING,
-    },
-)
-TASK_DOC = _object(
-    ["path", "display_path", "content", "version", "revisions"],
-    {
-        "path": STRING,
-        "display_path": STRING,
-        "content": STRING,
-        "version": INTEGER,
-        "revisions": {"type": "array", "items": REVISION},
-        "agent_id": STRING,
-        "hash": STRING,
-        "updated_at": STRING,
-        "updated_by_name": STRING,
-        "updated_by_type": STRING,
-        "updated_by_id": STRING,
-        "seeded": {"type": "boolean"},  # extension: version 1, the seeded text
-    },
-)
-ME = _object(
-    ["id", "name", "type", "org_id"],
-    {
-        "id": STRING,
-        "name": STRING,
-        "type": {"type": "string", "enum": ["operator", "member", "agent"]},
-        "org_id": STRING,
-    },
-)
-AGENTS = _object(
-    ["agents"],
-    {
-        "agents": {
-            "type": "array",
-            "items": _object(
-                ["id", "name", "guild_id", "task_version"],
-                {"id": STRING, "name": STRING, "guild_id": STRING, "task_version": INTEGER},
-            ),
-        }
-    },
-)
-GUILDS = _object(
-    ["guilds"],
-    {"guilds": {"type": "array", "items": _object(["id", "name"], {"id": STRING, "name": STRING})}},
-)
-BROKEN_EMBED = _object(
-    ["path", "hop", "in"],
-    {"path": STRING, "hop": {"type": "integer", "enum": [1, 2]}, "in": STRING},
-)
-EMBED_STATUS = _object(
-    ["agents"],
-    {
-        "agents": {
-            "type": "array",
-            "items": _object(
-                ["id", "broken_embeds"],
-                {
-                    "id": STRING,
-                    "broken_embeds": {"type": "array", "items": BROKEN_EMBED},
-                    "embedded_bytes": INTEGER,  # extension, for operators
-                },
-            ),
-        }
-    },
-)
-EMBEDDABLE_NOTES = _object(
-    ["notes"],
-    {
-        "notes": {
-            "type": "array",
-            "items": _object(
-                ["display_path", "title", "kind", "level"],
-                {
-                    "display_path": STRING,
-                    "title": STRING,
-                    "kind": {"type": "string", "enum": ["note", "collection"]},
-                    "level": LEVEL,
-                    # Extension: the access list, so a client can tell which agents read it.
-                    "access": {
-                        "type": "array",
-                        "items": _object(
-                            ["principal", "role"], {"principal": STRING, "role": STRING}
-                        ),
-                    },
-                },
-            ),
-        }
-    },
-)
-# Extension: the same list asked with ?form=compact (docs/API-EXTENSIONS.md).
-COMPACT_NOTES = _object(
-    ["form", "kinds", "folders", "access", "entries"],
-    {
-        "form": {"type": "string", "enum": ["compact"]},
-        "kinds": {"type": "array", "items": {"type": "string", "enum": ["note", "collection"]}},
-        "folders": {"type": "array", "items": STRING},
-        "access": {
-            "type": "array",
-            "items": {
-                "type": "array",
-                "items": {"type": "array", "items": STRING, "minItems": 2, "maxItems": 2},
-            },
-        },
-        "entries": {
-            "type": "array",
-            "items": {
-                "type": "array",
-                # [folder (index), file name, title ("" = the file name), kind, access (index)]
-                "items": {"anyOf": [INTEGER, STRING]},
-                "minItems": 5,
-            },
-        },
-    },
-)
-NOTE = _object(
-    ["display_path", "title", "kind", "level", "version", "content_hash", "access"],
-    {
-        "display_path": STRING,
-        "title": STRING,
-        "kind": {"type": "string", "enum": ["note", "collection", "file"]},
-        "level": LEVEL,
-        "version": INTEGER,
-        "content_hash": STRING,
-        "text": STRING,
-        "access": {
-            "type": "array",
-            "items": _object(["principal", "role"], {"principal": STRING, "role": STRING}),
-        },
-    },
-)
-RUN_NOTE = _object(
-    ["display_path", "version", "content_hash", "kind"],
-    {"display_path": STRING, "version": INTEGER, "content_hash": STRING, "kind": STRING},
-)
-RUN = _object(
-    ["id", "system_prompt", "task_source"],
-    {
-        "id": STRING,
-        "system_prompt": STRING,
-        "task_source": _object(
-            ["version", "hash", "display_path", "has_embeds", "embeds", "notes", "collections"],
-            {
-                "version": INTEGER,
-                "hash": STRING,
-                "display_path": STRING,
-                "has_embeds": {"type": "boolean"},
-                "embeds": {"type": "array", "items": STRING},
-                "notes": {"type": "array", "items": RUN_NOTE},
-                "collections": {"type": "array", "items": STRING},
-            },
-        ),
-        "agent_id": STRING,
-        "created_at": STRING,
-    },
-)
-
-RUN_SUMMARY = _object(
-    ["id", "agent_id", "created_at", "created_by_id", "created_by_name", "task_source"],
-    {
-        "id": STRING,
-        "agent_id": STRING,
-        "created_at": STRING,
-        "created_by_id": STRING,
-        "created_by_name": STRING,
-        "task_source": RUN["properties"]["task_source"],
-    },
-)
-RUNS = _object(["runs"], {"runs": {"type": "array", "items": RUN_SUMMARY}})
 
 
 def _body(description: str, schema: dict[str, Any], **headers: str) -> dict[str, Any]:
@@ -369,7 +194,7 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
         "required": True,
         "content": {
             JSON: {
-                "schema": _object(
+                "schema": object_schema(
                     ["content"],
                     {
                         "content": {"type": "string", "description": "at most 262,144 bytes"},
