@@ -63,31 +63,29 @@ class SizeMeter(QWidget):
             self.clicked.emit()
         super().mousePressEvent(event)
 
-    def set_size(self, size: int) -> None:
-        self.shown_bytes = size
-        self.bar.setValue(min(size, self.limit))
-        figures = f"{format_kb(size)} of {format_kb(self.limit)}"
+    def set_size(self, size: int | None) -> None:
+        """UTF-8 bytes; None: not counted yet (another agent's Task is loading), shown as no
+        figure rather than a stale one."""
+        self.shown_bytes = size or 0
+        self.bar.setValue(min(self.shown_bytes, self.limit))
         level = self.level()
-        if level == "over":
-            figures += " — over the limit"
+        if size is None:
+            figures = f"… of {format_kb(self.limit)}"
+            self.setAccessibleName(f"{self.title}: not counted yet")
+            self.setToolTip(f"Not counted yet, of {self.limit:,} bytes.")
+        else:
+            figures = f"{format_kb(size)} of {format_kb(self.limit)}"
+            if level == "over":
+                figures += " — over the limit"
+            self.setAccessibleName(f"{self.title}: {figures}")
+            self.setToolTip(f"{size:,} of {self.limit:,} bytes. Click for the breakdown.")
         self.figures_label.setText(figures)
         self.bar.setAccessibleDescription(figures)
-        self.setAccessibleName(f"{self.title}: {figures}")
-        self.setToolTip(f"{size:,} of {self.limit:,} bytes. Click for the breakdown.")
         for widget in (self, self.bar, self.figures_label):
             if widget.property("level") != level:
                 widget.setProperty("level", level)
                 widget.style().unpolish(widget)
                 widget.style().polish(widget)
-
-    def set_unknown(self) -> None:
-        """Not counted yet (another agent's Task is loading): no figure rather than a stale one."""
-        self.set_size(0)
-        figures = f"… of {format_kb(self.limit)}"
-        self.figures_label.setText(figures)
-        self.bar.setAccessibleDescription(figures)
-        self.setAccessibleName(f"{self.title}: not counted yet")
-        self.setToolTip(f"Not counted yet, of {self.limit:,} bytes.")
 
     def level(self) -> MeterLevel:
         return meter_level(self.shown_bytes, self.limit)
@@ -112,8 +110,8 @@ class SizeMeters(QWidget):
 
     def set_unknown(self) -> None:
         """Another agent is opening: both figures wait for its Task and its preview."""
-        self.task_meter.set_unknown()
-        self.embeds_meter.set_unknown()
+        self.task_meter.set_size(None)
+        self.embeds_meter.set_size(None)
 
     def set_sizes(self, task_bytes: int, embedded_bytes: int | None = None) -> None:
         """UTF-8 byte counts; ``embedded_bytes`` None keeps the last figure (expansion pending)."""
