@@ -10,6 +10,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from app.server.openapi_doc import build_document
+
 OPENAPI_URL = "/openapi.json"
 DOCS_URL = "/docs"
 OAUTH2_REDIRECT_URL = "/docs/oauth2-redirect"
@@ -186,15 +188,13 @@ def description_routes(title: str, version: Callable[[], str]) -> list[Route]:
     """``/openapi.json``, ``/docs``, ``/docs/oauth2-redirect`` and ``/redoc``, no token needed.
 
     Plain Starlette routes, as FastAPI's were: they answer HEAD too. The document is built on
-    the first request for it and kept, so it costs nothing at start: nor does ``version``,
-    the package metadata, read then too."""
+    the first request for it and kept, so building it costs nothing at start, nor does
+    ``version`` (the package metadata), read then too."""
     document: dict[str, Any] | None = None
 
     async def openapi(request: Request) -> Response:
         nonlocal document
         if document is None:
-            from app.server.openapi_doc import build_document  # its tables load when asked
-
             document = build_document(request.app.routes, title, version())
         served = document
         root_path = _root_path(request)
