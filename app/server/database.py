@@ -37,6 +37,7 @@ from app.server.db_records import (
     utc_now,
 )
 from app.server.db_schema import SCHEMA
+from app.server.org_log import ORG_LOG_SCHEMA, record_event
 from app.server.run_records import create_runs_table
 
 
@@ -214,6 +215,9 @@ class Transaction:
         self._file_change(
             f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by
         )
+        record_event(
+            self.conn, "task_saved", at=when, by_name=by.name, agent_ids=[agent_id], version=version
+        )
         return True
 
     def _file_change(
@@ -313,6 +317,15 @@ class Transaction:
         )
         self._file_change(file.display_path, "put", version, file.text or "", when, by)
         self._files_changed()
+        record_event(
+            self.conn,
+            "note_saved" if old else "note_created",
+            at=when,
+            by_name=by.name,
+            agent_ids=[],  # the agents whose expanded Task it changes: the used-by index's
+            display_path=file.display_path,
+            version=version,
+        )
         stored = self.file(file.display_path)
         assert stored is not None
         return stored
@@ -331,6 +344,15 @@ class Transaction:
         )
         self._file_change(display_path, "delete", found.version, "", when, by)
         self._files_changed()
+        record_event(
+            self.conn,
+            "note_deleted",
+            at=when,
+            by_name=by.name,
+            agent_ids=[],
+            display_path=display_path,
+            version=found.version,
+        )
         return True
 
 
@@ -355,6 +377,7 @@ class ServerDatabase:
             conn = self._connect()
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
+            conn.executescript(ORG_LOG_SCHEMA)
             create_runs_table(conn)
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseError(f"cannot open database {self.path}: {exc}") from None
