@@ -83,6 +83,7 @@ class SessionModel:
     backoff: RetryBackoff = field(default_factory=RetryBackoff)
     draft: DraftOffer | None = None
     discarded: Discarded | None = None
+    drafted_edits: int | None = None  # the editor's edit count when its draft was last written
 
     def __post_init__(self) -> None:
         # The phase and its data agree; a transition that breaks this is a bug, caught here.

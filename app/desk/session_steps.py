@@ -192,6 +192,8 @@ def flush_draft(m: SessionModel, ed: EditorView) -> Step:
     s.do(StopDraftTimers())
     if m.agent_id is None or not m.dirty:
         return s
+    if m.drafted_edits == ed.edits:
+        return s  # exactly these edits are on disk already (Save flushes, then its PUT would)
     text = ed.text()
     if text == m.base_text and m.phase in (IDLE, SAVE_OWED):
         # Typed back to the server's own text: nothing unsaved remains.
@@ -204,6 +206,7 @@ def flush_draft(m: SessionModel, ed: EditorView) -> Step:
         remove_draft(s, text)
         s.publish()
         return s
+    s.model = replace(m, drafted_edits=ed.edits)
     s.do(WriteDraft(m.agent_id, text, m.base_version, m.agent_name))
     return s
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.core.user_message import Severity
-from app.store import HistoryReason
+from app.store import HistoryReason, LocalStore
 from tests.session import session_env as env
 
 AGENT = "a_writer"
@@ -324,3 +325,27 @@ def test_a_dismissed_draft_lands_in_history(qtbot: Any, make_harness: Any, store
     assert store.get_draft(env.SERVER_KEY, AGENT) is None
     assert store.history(env.SERVER_KEY, AGENT)[0].text == "an old draft"
     assert h.state.draft is None
+
+
+class CountingStore(LocalStore):
+    """The real store, counting its draft writes (each is an fsync on the operator's disk)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.draft_writes: list[str] = []
+
+    def save_draft(self, server: str, agent_id: str, text: str, *args: Any, **kw: Any) -> Any:
+        self.draft_writes.append(text)
+        return super().save_draft(server, agent_id, text, *args, **kw)
+
+
+def test_a_save_writes_the_draft_once(qtbot: Any, make_harness: Any, tmp_path: Path) -> None:
+    with CountingStore(tmp_path / "counted" / "store.sqlite3") as counted:
+        h = opened(qtbot, make_harness, store=counted)
+        h.editor.type("written once before it goes")
+        h.session.save()
+        qtbot.waitUntil(lambda: h.state.saved_text_confirmed)
+        h.runner.wait_idle()
+        assert counted.draft_writes == ["written once before it goes"]
+        h.session.close()
+        h.runner.wait_idle()
