@@ -158,7 +158,12 @@ class TaskdeskClient:
     def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc:
         """Save the Task. Never re-sent blindly: when the answer is lost, the live Task is read
         and the save counts as done only if it holds exactly ``content``; otherwise
-        `SaveUncertain` reports what was found."""
+        `SaveUncertain` reports what was found.
+
+        This is the one place that decides what an unreadable answer means: a lost, cut-off
+        or garbled success may have landed (read back here); a `BadResponse` raised from
+        here (a redirect, an unexpected status) was never a save, and callers treat it as a
+        refusal."""
         payload: dict[str, object] = {"content": content}
         if expected_version is not None:
             payload["expected_version"] = expected_version

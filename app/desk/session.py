@@ -38,7 +38,6 @@ from app.desk.retry_backoff import RetryBackoff
 from app.desk.runner import Runner
 from app.desk.session_effects import (
     CacheTask,
-    CheckSave,
     Effect,
     Fetch,
     KeepInHistory,
@@ -269,8 +268,6 @@ class TaskSession(QObject):
                 self._fetch(effect)
             case SendPut():
                 self._send_put(effect)
-            case CheckSave():
-                self._check_save(effect)
             case CacheTask(doc):
                 self._cache(doc)
             case WriteDraft(agent_id, text, base_version, agent_name):
@@ -329,16 +326,6 @@ class TaskSession(QObject):
             lambda: client.put_task(put.agent_id, put.text, put.expected),
             on_done=lambda doc: self._run(lambda m, ed: saves.put_done(m, ed, put, doc)),
             on_error=lambda exc: self._run(lambda m, ed: saves.put_failed(m, ed, put, exc)),
-        )
-
-    def _check_save(self, effect: CheckSave) -> None:
-        client, put, problem = self._client, effect.put, effect.problem
-
-        def checked(live: TaskDoc | None) -> None:
-            self._run(lambda m, ed: saves.unreadable_checked(m, ed, put, problem, live))
-
-        self._runner.submit(
-            lambda: client.get_task(put.agent_id), on_done=checked, on_error=lambda _: checked(None)
         )
 
     def _cache(self, doc: TaskDoc) -> None:

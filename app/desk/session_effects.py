@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from app.client.errors import BadResponse
 from app.core.models import TaskDoc
 from app.core.user_message import UserMessage
 from app.desk.session_model import PutRecord, SessionModel
@@ -90,14 +89,6 @@ class SendPut:
 
 
 @dataclass(slots=True)
-class CheckSave:
-    """The answer to ``put`` was unreadable: read the live Task (``unreadable_checked``)."""
-
-    put: PutRecord
-    problem: BadResponse
-
-
-@dataclass(slots=True)
 class CacheTask:
     """Keep ``doc`` as the offline copy."""
 
@@ -164,7 +155,6 @@ Effect = (
     | ReadLocal
     | Fetch
     | SendPut
-    | CheckSave
     | CacheTask
     | WriteDraft
     | RemoveDraft

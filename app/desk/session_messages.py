@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import math
 
-from app.client.errors import BadResponse, SaveUncertain
+from app.client.errors import SaveUncertain
 from app.core.limits import TASK_MAX_BYTES
 from app.core.models import TaskDoc
 from app.core.user_message import MessageKey, UserMessage, error, info, warning
@@ -131,10 +131,6 @@ def saving_offline(exc: BaseException) -> UserMessage:
 
 def save_uncertain(exc: SaveUncertain, key: MessageKey) -> UserMessage:
     return warning(exc.message, key)
-
-
-def save_unreadable(exc: BadResponse) -> UserMessage:
-    return error(exc.message, MessageKey.SAVE)
 
 
 def refused_yet_unchanged(version: int) -> UserMessage:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from app.client.errors import BadResponse, SaveUncertain, TaskdeskError, VersionConflict
+from app.client.errors import SaveUncertain, TaskdeskError, VersionConflict
 from app.core.models import TaskDoc
 from app.core.user_message import MessageKey
 from app.desk import session_messages as say
-from app.desk.session_effects import CacheTask, CheckSave, EditorView, Step
+from app.desk.session_effects import CacheTask, EditorView, Step
 from app.desk.session_model import PutRecord, SessionModel
 from app.desk.session_steps import (
     AWAITING_THEIRS,
@@ -139,11 +139,6 @@ def put_failed(m: SessionModel, ed: EditorView, record: PutRecord, exc: BaseExce
         fetch_live(s)
     elif isinstance(exc, SaveUncertain):
         _uncertain(s, ed, record, exc)
-    elif isinstance(exc, BadResponse):
-        # The answer could not be read: the save may have landed. Ask the server; until it
-        # answers, the save is still out.
-        s.model = replace(s.model, phase=SAVING, put=record)
-        s.do(CheckSave(record, exc))
     elif is_connection_trouble(exc):
         first = not s.model.offline
         s.model = replace(s.model, phase=SAVE_OWED)
@@ -180,24 +175,6 @@ def _uncertain(s: Step, ed: EditorView, record: PutRecord, exc: SaveUncertain) -
         s.say(say.save_uncertain(exc, MessageKey.SAVE))
         return
     remote_doc(s, ed, live)
-
-
-def unreadable_checked(
-    m: SessionModel, ed: EditorView, record: PutRecord, problem: BadResponse, live: TaskDoc | None
-) -> Step:
-    """What the server holds after a save whose answer could not be read (None: unknown)."""
-    s = Step(m)
-    if record.gen != m.gen:
-        return s
-    if live is not None and live.content == record.text:
-        landed(s, ed, record, live)
-        return s
-    s.model = _save_over(m)
-    s.say(say.save_unreadable(problem))
-    if live is not None:
-        remote_doc(s, ed, live)
-    s.publish()
-    return s
 
 
 def _restore_failed(s: Step, record: PutRecord, exc: BaseException) -> None:

@@ -4,7 +4,7 @@ Rules every transition keeps, so that the shell can perform effects in order and
 synchronous runner (whose answers arrive inside ``submit``) sees what an asynchronous one
 would: a step never reads the editor after it asked to replace the editor's text, and never
 changes the model after asking for work whose answer changes it (``Fetch``, ``SendPut``,
-``CheckSave``, ``ReadLocal``, ``KeepInHistory``); what follows such work is a ``Then``.
+``ReadLocal``, ``KeepInHistory``); what follows such work is a ``Then``.
 """
 
 from __future__ import annotations

@@ -349,3 +349,23 @@ def test_a_save_writes_the_draft_once(qtbot: Any, make_harness: Any, tmp_path: P
         assert counted.draft_writes == ["written once before it goes"]
         h.session.close()
         h.runner.wait_idle()
+
+
+def test_a_redirected_save_is_refused_at_once_and_not_read_back(
+    qtbot: Any, make_harness: Any, proxy: Any, bob: Any
+) -> None:
+    """The client decides what an unreadable answer means (a redirect was never a save; a
+    garbled success is confirmed by the client itself): the session reads nothing back."""
+    h = opened(qtbot, make_harness)
+    before = bob.get_task(AGENT)
+    proxy.fault(env.Fault.REDIRECT, method="PUT", times=1, status=307)
+    sent_before = len(proxy.exchanges)
+    h.editor.type("sent to a redirect")
+    h.session.save()
+    qtbot.waitUntil(lambda: bool(h.said("error")))
+    h.runner.wait_idle()
+    assert [e.method for e in proxy.exchanges[sent_before:]] == ["PUT"]
+    assert "redirect" in h.said("error")[-1]
+    assert h.state.dirty and not h.state.saving and not h.state.saved_text_confirmed
+    assert bob.get_task(AGENT).version == before.version
+    assert h.editor.text == "sent to a redirect"

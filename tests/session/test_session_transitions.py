@@ -22,7 +22,6 @@ from app.desk import session_saves as saves
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.session_effects import (
     CacheTask,
-    CheckSave,
     Fetch,
     KeepInHistory,
     LoadEditor,
@@ -267,18 +266,16 @@ def test_the_servers_retry_after_wins_over_the_backoff() -> None:
     assert StartRetry(1.0) in effects and model.retry_in == 1.0
 
 
-def test_an_unreadable_answer_is_checked_before_anything_else() -> None:
+def test_a_redirect_answering_a_save_is_a_refusal_and_nothing_is_read() -> None:
+    """The one error of this kind the client raises from a save (it confirms garbled
+    successes itself): a redirect, which was never a save."""
     editor = Editor()
     model = typed(opened_on(doc(3, "live"), editor), editor, "mine")
     model, put = saving(model, editor)
-    problem = BadResponse("cut off")
+    problem = BadResponse("The server answered with a redirect (HTTP 307).", status=307)
     model, effects = run(model, lambda m, ed: saves.put_failed(m, ed, put, problem), editor)
-    assert model.phase is Phase.SAVING and CheckSave(put, problem) in effects
-    landed = doc(4, "mine")
-    model, effects = run(
-        model, lambda m, ed: saves.unreadable_checked(m, ed, put, problem, landed), editor
-    )
-    assert model.phase is Phase.IDLE and model.confirmed and said(effects) == ["Saved as v4."]
+    assert model.phase is Phase.IDLE and model.dirty and not model.confirmed
+    assert not of(Fetch, effects) and said(effects) == [problem.message]
 
 
 def test_an_uncertain_save_that_did_not_land_is_sent_again() -> None:
