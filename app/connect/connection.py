@@ -28,6 +28,7 @@ from app.connect.server_features import (
     org_id_from_display_path,
 )
 from app.core.models import AgentRow, EmbeddableNote, Guild, Me, TaskDoc
+from app.core.user_message import UserMessage, warning
 
 if TYPE_CHECKING:  # imported where used: keyring and requests are slow to load at start-up
     from app.client import TaskdeskClient
@@ -59,7 +60,7 @@ class Connection:
     token: str = field(default="", repr=False)  # kept so logs can scrub it; never shown
     local: bool = False
     initial_agent_id: str | None = None
-    token_note: str = ""  # where a remembered token was kept, or why it could not be
+    token_note: UserMessage | None = None  # a token asked to be kept that could not be
     features: ServerFeatures = field(default_factory=ServerFeatures)
     offline_as_of: str | None = None  # set when the server was unreachable: the cached copy's time
 
@@ -366,18 +367,24 @@ def keyring_available() -> bool:
 
 def _keep(
     url: str, token: str, tokens: TokenStore | None, remember: bool, in_file: bool = False
-) -> str:
-    """Keep the token (session, or keyring when asked) and the URL (never the token)."""
+) -> UserMessage | None:
+    """Keep the token (session, or keyring when asked) and the URL (never the token).
+
+    Returns the warning the window shows when the operator asked to keep the token and it
+    could not be (a locked keyring, an unwritable token file): they must not believe it kept.
+    """
     from app.connect.credentials import CredentialsError
     from app.connect.paths import settings_path
     from app.connect.settings import SettingsError, load_settings, save_settings
 
-    note = ""
+    note: UserMessage | None = None
     if tokens is not None and remember:
         try:
-            note = tokens.remember(url, token, in_file=in_file).note
+            place = tokens.remember(url, token, in_file=in_file)
         except CredentialsError as exc:
-            note = exc.message
+            note = warning(exc.message)
+        else:
+            note = warning(place.note) if place.fell_back else None
     settings = load_settings(settings_path()).settings
     settings.remember_server(url)
     settings.last_server_url = url

@@ -64,6 +64,7 @@ class TokenPlace:
     source: TokenSource
     note: str
     path: Path | None = None
+    fell_back: bool = False  # asked to keep it longer, it is kept for this session only
 
 
 def keyring_available(backend: KeyringBackend | None = None) -> bool:
@@ -165,12 +166,14 @@ class TokenStore:
                     "session",
                     "The system keyring refused the token (it may be locked); it is kept for "
                     "this session only.",
+                    fell_back=True,
                 )
             return TokenPlace("keyring", "The token is kept in the system keyring.")
         return TokenPlace(
             "session",
             "There is no system keyring, so the token is kept for this session only. You can "
             f"choose to keep it in a file readable only by you ({self.token_file}).",
+            fell_back=True,
         )
 
     def forget(self, server_url: str) -> None:

@@ -79,3 +79,26 @@ def test_the_last_agent_opens_again_at_the_next_start(
     with qtbot.waitSignal(second.agent_opened, timeout=TIMEOUT) as opened:
         second.connect_to(request)
     assert opened.args == ["a_analyst"]
+
+
+def test_a_token_that_could_not_be_kept_is_said_so(
+    qtbot, make_window, live_server: LiveServer, fresh_home: Path
+) -> None:
+    """Keep the token is ticked, and its file can't be written: the operator is told it
+    lasts this session only, and the warning is still in view once the agent is open."""
+    from app.core.user_message import Severity
+
+    (fresh_home / "config" / "tokens.json").mkdir(parents=True)  # a folder where the file goes
+    window: MainWindow = make_window()
+    window.actions_.connect_server.trigger()
+    qtbot.waitUntil(lambda: window.connect_dialog is not None, timeout=TIMEOUT)
+    dialog = window.connect_dialog
+    dialog.remember_box.setChecked(True)
+    qtbot.keyClicks(dialog.url_edit, live_server.url)
+    qtbot.keyClicks(dialog.token_edit, live_server.token("ann"))
+    with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
+        dialog.connect_button.click()
+    warned = [t for t, level in window.messages.history if level is Severity.WARNING]
+    assert any("session only" in t and "tokens.json" in t for t in warned), warned
+    bar = window.task_tab.message_bar
+    qtbot.waitUntil(lambda: bar.isVisible() and "session only" in bar.text(), timeout=TIMEOUT)

@@ -25,7 +25,11 @@ from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
-from widgets.window.server_notices import ServerFeaturesLabel, announce_connection
+from widgets.window.server_notices import (
+    ServerFeaturesLabel,
+    announce_connection,
+    tell_token_note,
+)
 from widgets.window.sidebar import Sidebar
 from widgets.window.sidebar_jump import SidebarJump
 from widgets.window.start_up import StartUp
@@ -346,6 +350,8 @@ class MainWindow(QMainWindow):
         agent = self.agent_model.agent(agent_id)
         self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)
+        if self.connection is not None:
+            tell_token_note(self.messages, self.connection)
         if self.connection is not None and not self._shut_down:
             self.start_up.remember_agent(self.connection, agent_id, agent)
 

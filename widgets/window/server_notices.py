@@ -43,3 +43,13 @@ def announce_connection(messages: Messages, connection: Connection) -> None:
         messages.info(
             f"Signed in to {where} as an operator (assumed: the server doesn't say who you are)."
         )
+    if connection.token_note is not None and not connection.agents:
+        tell_token_note(messages, connection)  # else once the first Task is on screen
+
+
+def tell_token_note(messages: Messages, connection: Connection) -> None:
+    """The operator asked to keep the token and it could not be kept: say so once, where it
+    stays in view (opening an agent clears the bar, so the window calls this after it)."""
+    note, connection.token_note = connection.token_note, None
+    if note is not None:
+        messages.show(note)
