@@ -36,16 +36,20 @@ from app.desk import session_saves as saves
 from app.desk.draft_keeper import DRAFT_DEBOUNCE_MS, DRAFT_MAX_WAIT_MS, DraftKeeper, DraftStore
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.runner import Runner
+from app.desk.save_intents import AfterSave
 from app.desk.session_effects import (
     CacheTask,
     Effect,
     Fetch,
     KeepInHistory,
     LoadEditor,
+    Proceed,
     Publish,
     ReadLocal,
+    Refused,
     RemoveDraft,
     RestoreEditor,
+    Saved,
     Say,
     SendPut,
     StartRetry,
@@ -55,10 +59,12 @@ from app.desk.session_effects import (
     Transition,
     WriteDraft,
 )
-from app.desk.session_model import SessionModel
+from app.desk.session_model import SessionModel, SessionPhase
 from app.desk.session_state import DraftOffer, SessionState
 from app.desk.session_steps import flush_draft
 from app.store.records import Cached, Draft
+
+SAVING = SessionPhase.SAVING
 
 POLL_INTERVAL_MS = 15_000
 """A conditional GET this often finds another save while the operator edits (304: free)."""
@@ -84,6 +90,8 @@ class TaskSession(QObject):
     text_restored = Signal(str)  # unsaved text (a draft, an undone discard) for the editor
     message = Signal(object)  # UserMessage
     drafts_found = Signal(object)  # list of the store's drafts for this server
+    saved = Signal(int)  # the server confirmed the editor text as this version
+    save_refused = Signal(str)  # a save did not happen (refused, or not sent): why, in words
 
     def __init__(
         self,
@@ -127,6 +135,7 @@ class TaskSession(QObject):
         self._model = SessionModel(backoff=backoff or RetryBackoff())
         self._editor = _Editor(text_source)
         self._replacing = 0  # the session is replacing the editor text: not an edit
+        self._depth = 0  # transitions running (a Then runs inside the one that asked for it)
         self._last_state: SessionState | None = None
 
     # ------------------------------------------------------------------ reading the state
@@ -164,14 +173,24 @@ class TaskSession(QObject):
         """Writes the editor text as a draft now (the timers call this; so do save and close)."""
         self._run(flush_draft)
 
-    def save(self) -> None:
+    def save(self, after: AfterSave | None = None) -> None:
         """Saves the editor text on its base version; one save at a time, extras collapse.
 
         Whatever happens next (a conflict, the server away, a refusal), the text is written
-        as a draft first: Save always keeps the operator's words on this computer.
+        as a draft first: Save always keeps the operator's words on this computer. ``after``
+        runs once this save is confirmed; anything else drops it (``AfterSave``).
         """
         self.flush_draft()
-        self._run(saves.save)
+        if after is None:
+            self._run(saves.save)
+        else:
+            self._run(lambda m, ed: saves.save_then(m, ed, after))
+
+    def mark_merge(self, open_conflicts: int | None) -> None:
+        """A merge is in the editor with ``open_conflicts`` unresolved (None: none is): the
+        session refuses to save while any is open."""
+        if open_conflicts != self._model.merge_open:
+            self._run(lambda m, ed: saves.merge_marked(m, ed, open_conflicts))
 
     def retry_now(self) -> None:
         """Tries the server at once: the owed save if there is one, else a fresh read."""
@@ -238,10 +257,17 @@ class TaskSession(QObject):
 
     def _run(self, transition: Transition) -> None:
         """Moves the model on by ``transition``, then performs its effects in order."""
-        step = transition(self._model, self._editor)
-        self._model = step.model
-        for effect in step.effects:
-            self._perform(effect)
+        self._depth += 1
+        try:
+            step = transition(self._model, self._editor)
+            self._model = step.model
+            for effect in step.effects:
+                self._perform(effect)
+        finally:
+            self._depth -= 1
+        model = self._model
+        if self._depth == 0 and model.after_save is not None and model.phase is not SAVING:
+            self._run(saves.settle_after_save)
 
     def _perform(self, effect: Effect) -> None:
         match effect:
@@ -276,6 +302,12 @@ class TaskSession(QObject):
                 self._drafts.remove(agent_id, confirmed_text)
             case KeepInHistory():
                 self._keep_in_history(effect)
+            case Saved(version):
+                self.saved.emit(version)
+            case Refused(message):
+                self.save_refused.emit(message.text)
+            case Proceed(intent):
+                intent.proceed()
             case Then(transition):
                 self._run(transition)
             case _:

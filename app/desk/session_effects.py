@@ -12,6 +12,7 @@ from typing import Protocol
 
 from app.core.models import TaskDoc
 from app.core.user_message import UserMessage
+from app.desk.save_intents import AfterSave
 from app.desk.session_model import PutRecord, SessionModel
 from app.store.records import HistoryReason
 
@@ -138,6 +139,27 @@ class KeepInHistory:
 
 
 @dataclass(slots=True)
+class Saved:
+    """The server confirmed the editor text as ``version`` (``saved``)."""
+
+    version: int
+
+
+@dataclass(slots=True)
+class Refused:
+    """The save was refused, by the server or before it went (``save_refused``)."""
+
+    message: UserMessage
+
+
+@dataclass(slots=True)
+class Proceed:
+    """The save ``intent`` waited for is confirmed: do what the operator asked."""
+
+    intent: AfterSave
+
+
+@dataclass(slots=True)
 class Then:
     """Run ``transition`` on the model as it is by then (after the effects before this one)."""
 
@@ -159,6 +181,9 @@ Effect = (
     | WriteDraft
     | RemoveDraft
     | KeepInHistory
+    | Saved
+    | Refused
+    | Proceed
     | Then
 )
 
@@ -184,6 +209,11 @@ class Step:
 
     def then(self, transition: Transition) -> None:
         self.effects.append(Then(transition))
+
+    def refuse(self, message: UserMessage) -> None:
+        """The save does not happen: say why, and tell whoever waits on the save."""
+        self.effects.append(Say(message))
+        self.effects.append(Refused(message))
 
 
 Transition = Callable[[SessionModel, EditorView], Step]

@@ -78,6 +78,16 @@ def choose_first() -> UserMessage:
     )
 
 
+def merge_unresolved(open_conflicts: int) -> UserMessage:
+    n = open_conflicts
+    return warning(
+        f"{n} conflict{'s' if n != 1 else ''} of the merge "
+        f"{'are' if n != 1 else 'is'} not resolved yet: take mine, theirs or both, or "
+        "edit by hand and delete the marker lines, then save.",
+        MessageKey.SAVE,
+    )
+
+
 def no_changes() -> UserMessage:
     return info("No changes to save.", MessageKey.SAVE)
 

@@ -8,6 +8,7 @@ from enum import Enum
 
 from app.core.models import TaskDoc
 from app.desk.retry_backoff import RetryBackoff
+from app.desk.save_intents import EDIT, AfterSave, SaveReason
 from app.desk.session_state import DraftOffer, SessionState
 
 
@@ -43,7 +44,7 @@ class PutRecord:
     text: str
     expected: int | None
     edit_seq: int
-    restoring: int | None = None  # the version being restored, for a restore
+    reason: SaveReason = EDIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,8 @@ class SessionModel:
     draft: DraftOffer | None = None
     discarded: Discarded | None = None
     drafted_edits: int | None = None  # the editor's edit count when its draft was last written
+    after_save: AfterSave | None = None  # what waits for the save out now; nothing else keeps it
+    merge_open: int | None = None  # a merge is in the editor with this many open conflicts
 
     def __post_init__(self) -> None:
         # The phase and its data agree; a transition that breaks this is a bug, caught here.

@@ -12,7 +12,8 @@ from app.client.errors import SaveUncertain, TaskdeskError, VersionConflict
 from app.core.models import TaskDoc
 from app.core.user_message import MessageKey
 from app.desk import session_messages as say
-from app.desk.session_effects import CacheTask, EditorView, Step
+from app.desk.save_intents import AfterSave, RestoreSave
+from app.desk.session_effects import CacheTask, EditorView, Proceed, Saved, Step
 from app.desk.session_model import PutRecord, SessionModel
 from app.desk.session_steps import (
     AWAITING_THEIRS,
@@ -43,10 +44,13 @@ def save(m: SessionModel, ed: EditorView) -> Step:
     """
     s = Step(m)
     if m.agent_id is None or (m.base_version is None and m.live is None):
-        s.say(say.still_loading())
+        s.refuse(say.still_loading())
         return s
     if m.phase in (CONFLICT, AWAITING_THEIRS):
-        s.say(say.choose_first())
+        s.refuse(say.choose_first())
+        return s
+    if m.merge_open:
+        s.refuse(say.merge_unresolved(m.merge_open))
         return s
     if m.phase is SAVING:
         s.model = replace(m, save_again=True)
@@ -59,6 +63,32 @@ def save(m: SessionModel, ed: EditorView) -> Step:
         s.say(say.saving_while_offline())
     start_save(s, ed)
     return s
+
+
+def save_then(m: SessionModel, ed: EditorView, intent: AfterSave) -> Step:
+    """Save, and ``intent`` waits for this save (it replaces an older one): it runs once the
+    text is confirmed, and is dropped on anything else (``settle_after_save``)."""
+    return save(replace(m, after_save=intent), ed)
+
+
+def settle_after_save(m: SessionModel, ed: EditorView) -> Step:
+    """Once no save is out, what waited for it runs (the save is confirmed) or is dropped
+    (refused, a conflict, the server away, typed since): it never waits for a later save."""
+    s = Step(m)
+    intent = m.after_save
+    if intent is None or m.phase is SAVING:
+        return s
+    s.model = replace(m, after_save=None)
+    if m.phase is IDLE and m.confirmed and not m.dirty:
+        s.do(Proceed(intent))
+    else:
+        log.info("the save did not land as it was; %r will not happen", intent.purpose)
+    return s
+
+
+def merge_marked(m: SessionModel, ed: EditorView, open_conflicts: int | None) -> Step:
+    """A merge is in the editor with ``open_conflicts`` still to resolve (None: no merge)."""
+    return Step(replace(m, merge_open=open_conflicts))
 
 
 def restore(m: SessionModel, ed: EditorView, version: int) -> Step:
@@ -77,7 +107,7 @@ def restore(m: SessionModel, ed: EditorView, version: int) -> Step:
     if content is None:
         s.say(say.unknown_version(version))
         return s
-    put(s, content, live.version, restoring=version)
+    put(s, content, live.version, RestoreSave(version))
     return s
 
 
@@ -108,18 +138,22 @@ def landed(s: Step, ed: EditorView, record: PutRecord, doc: TaskDoc) -> None:
         s.say(say.stored_other_text(doc.version))
         s.publish()
         return
-    if record.restoring is not None:
+    if isinstance(record.reason, RestoreSave):
         if typed_since:
             remote_doc(s, ed, doc)
         else:
             adopt(s, doc, replace_editor=True)
-        s.say(say.restored(record.restoring, doc.version))
+            s.do(Saved(doc.version))
+        s.say(say.restored(record.reason.version, doc.version))
         s.publish()
         return
-    s.model = replace(s.model, base_version=doc.version, base_text=doc.content, live=doc)
+    s.model = replace(
+        s.model, base_version=doc.version, base_text=doc.content, live=doc, merge_open=None
+    )
     if not typed_since:
         s.model = replace(s.model, dirty=False, confirmed=True)
         remove_draft(s, record.text)
+        s.do(Saved(doc.version))
     s.say(say.saved(doc.version))
     if again and s.model.dirty:
         start_save(s, ed)
@@ -132,8 +166,8 @@ def put_failed(m: SessionModel, ed: EditorView, record: PutRecord, exc: BaseExce
         return s  # another agent is open now; the draft stays on disk for later
     again = m.save_again
     s.model = _save_over(m)
-    if record.restoring is not None:
-        _restore_failed(s, record, exc)
+    if isinstance(record.reason, RestoreSave):
+        _restore_failed(s, record.reason.version, exc)
     elif isinstance(exc, VersionConflict):
         s.model = replace(s.model, phase=AWAITING_THEIRS, confirmed=False)
         fetch_live(s)
@@ -146,7 +180,7 @@ def put_failed(m: SessionModel, ed: EditorView, record: PutRecord, exc: BaseExce
         if first:
             s.say(say.saving_offline(exc))
     else:
-        s.say(say.save_failed(exc))
+        s.refuse(say.save_failed(exc))
         if not isinstance(exc, TaskdeskError):
             log.error("saving failed", exc_info=exc)
     if again and s.model.phase is not SAVE_OWED:
@@ -177,12 +211,12 @@ def _uncertain(s: Step, ed: EditorView, record: PutRecord, exc: SaveUncertain) -
     remote_doc(s, ed, live)
 
 
-def _restore_failed(s: Step, record: PutRecord, exc: BaseException) -> None:
+def _restore_failed(s: Step, version: int, exc: BaseException) -> None:
     if isinstance(exc, VersionConflict):
-        s.say(say.restore_overtaken(record.restoring))
+        s.refuse(say.restore_overtaken(version))
         fetch_live(s)
     elif is_connection_trouble(exc) or isinstance(exc, SaveUncertain):
-        s.say(say.restore_failed(record.restoring, exc))
+        s.refuse(say.restore_failed(version, exc))
         fetch_live(s)
     else:
-        s.say(say.save_failed(exc))
+        s.refuse(say.save_failed(exc))

@@ -15,6 +15,7 @@ from app.client.errors import Offline, RateLimited, ServerError
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.core.models import TaskDoc
 from app.desk import session_messages as say
+from app.desk.save_intents import EDIT, MergeSave, RestoreSave, SaveReason
 from app.desk.session_effects import (
     EditorView,
     Fetch,
@@ -158,24 +159,26 @@ def start_save(s: Step, ed: EditorView) -> None:
     size = utf8_len(text)
     if size > TASK_MAX_BYTES:
         s.model = replace(s.model, phase=IDLE)
-        s.say(say.too_large(size))
+        s.refuse(say.too_large(size))
         s.then(flush_draft)
         s.publish()
         return
-    put(s, text, s.model.base_version)
+    m = s.model
+    reason = EDIT if m.merge_open is None else MergeSave(m.base_version)
+    put(s, text, m.base_version, reason)
 
 
-def put(s: Step, text: str, expected: int | None, restoring: int | None = None) -> None:
-    if restoring is None and s.model.dirty:
+def put(s: Step, text: str, expected: int | None, reason: SaveReason = EDIT) -> None:
+    if not isinstance(reason, RestoreSave) and s.model.dirty:
         s.then(flush_draft)  # a crash while the save is out still finds the text
-    s.then(lambda m, ed: send_put(m, ed, text, expected, restoring))
+    s.then(lambda m, ed: send_put(m, ed, text, expected, reason))
 
 
 def send_put(
-    m: SessionModel, ed: EditorView, text: str, expected: int | None, restoring: int | None
+    m: SessionModel, ed: EditorView, text: str, expected: int | None, reason: SaveReason
 ) -> Step:
     assert m.agent_id is not None and m.phase is not SAVING
-    record = PutRecord(m.gen, m.agent_id, text, expected, ed.edits, restoring)
+    record = PutRecord(m.gen, m.agent_id, text, expected, ed.edits, reason)
     s = Step(replace(m, phase=SAVING, put=record, conflict=None))
     stop_retry(s)
     s.publish()

@@ -101,3 +101,26 @@ def test_no_question_without_edits(qtbot, window: MainWindow) -> None:
     with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT):
         window.on_agent_chosen("a_writer")
     assert window.leave_dialog is None
+
+
+def test_a_refused_save_forgets_the_quit_it_was_for(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    """Quit → Save → the server refuses (422): the window stays, and a later ordinary save of
+    the fixed text saves and nothing more: the Quit was answered long ago."""
+    edit(qtbot, window, " Refused once.")
+    live_server.hook("fail", status=422, count=1, method="PUT", error="write refused")
+    window.actions_.quit.trigger()
+    tab = window.task_tab
+    with qtbot.waitSignal(window.leave_dialog.finished, timeout=TIMEOUT):
+        window.leave_dialog.save_button.click()
+    qtbot.waitUntil(lambda: window.messages.error_box is not None, timeout=TIMEOUT)
+    assert "write refused" in window.messages.error_box.text()
+    window.messages.error_box.done(0)
+    assert window.isVisible() and tab.state.dirty
+    fixed = edit(qtbot, window, " Fixed.")
+    with qtbot.waitSignal(tab.task_saved, timeout=TIMEOUT):
+        window.actions_.save.trigger()
+    assert tab.editor.text() == fixed and tab.state.saved_text_confirmed
+    assert window.isVisible(), "the Quit answered before the refusal must not run now"
+    assert window.task_tab.agent.id == "a_scout"

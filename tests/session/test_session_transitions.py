@@ -13,22 +13,33 @@ from datetime import timedelta
 
 import pytest
 
-from app.client.errors import BadResponse, Offline, SaveUncertain, ServerError, VersionConflict
+from app.client.errors import (
+    BadResponse,
+    InvalidRequest,
+    Offline,
+    SaveUncertain,
+    ServerError,
+    VersionConflict,
+)
 from app.core.limits import TASK_MAX_BYTES
 from app.core.user_message import MessageKey
 from app.desk import session_choices as choices
 from app.desk import session_reads as reads
 from app.desk import session_saves as saves
 from app.desk.retry_backoff import RetryBackoff
+from app.desk.save_intents import AfterSave, MergeSave, RestoreSave
 from app.desk.session_effects import (
     CacheTask,
     Fetch,
     KeepInHistory,
     LoadEditor,
+    Proceed,
     Publish,
     ReadLocal,
+    Refused,
     RemoveDraft,
     RestoreEditor,
+    Saved,
     Say,
     SendPut,
     StartRetry,
@@ -408,7 +419,11 @@ def test_restore_asks_for_a_clean_editor_and_sends_a_restoring_put() -> None:
     assert said(effects) == ["v1 is not among the versions the server keeps."]
     model, effects = run(model, lambda m, ed: saves.restore(m, ed, 3), editor)
     [sent] = of(SendPut, effects)
-    assert isinstance(sent, SendPut) and sent.put.text == "v3 text" and sent.put.restoring == 3
+    assert (
+        isinstance(sent, SendPut)
+        and sent.put.text == "v3 text"
+        and sent.put.reason == RestoreSave(3)
+    )
     model, effects = run(
         model, lambda m, ed: saves.put_done(m, ed, sent.put, doc(6, "v3 text")), editor
     )
@@ -449,3 +464,62 @@ def test_the_transitions_import_without_qt() -> None:
         "assert not qt, qt\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# ---------------------------------------------------------------------- what waits for a save
+
+
+def leave() -> AfterSave:
+    return AfterSave("quit", lambda: None)
+
+
+def test_what_waits_for_a_save_runs_once_it_is_confirmed() -> None:
+    editor = Editor()
+    model = typed(opened_on(doc(3, "live"), editor), editor, "mine")
+    intent = leave()
+    model, effects = run(model, lambda m, ed: saves.save_then(m, ed, intent), editor)
+    [sent] = of(SendPut, effects)
+    assert isinstance(sent, SendPut) and model.after_save is intent
+    landed = doc(4, "mine")
+    model, effects = run(model, lambda m, ed: saves.put_done(m, ed, sent.put, landed), editor)
+    assert Saved(4) in effects
+    model, effects = run(model, saves.settle_after_save, editor)
+    assert effects == [Proceed(intent)] and model.after_save is None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [InvalidRequest("refused"), VersionConflict(4), Offline("away")],
+    ids=["refused", "conflict", "server away"],
+)
+def test_what_waits_for_a_save_is_dropped_when_it_does_not_land(answer: Exception) -> None:
+    editor = Editor()
+    model = typed(opened_on(doc(3, "live"), editor), editor, "mine")
+    model, effects = run(model, lambda m, ed: saves.save_then(m, ed, leave()), editor)
+    [sent] = of(SendPut, effects)
+    assert isinstance(sent, SendPut)
+    model, effects = run(model, lambda m, ed: saves.put_failed(m, ed, sent.put, answer), editor)
+    assert model.phase is not Phase.SAVING
+    if isinstance(answer, InvalidRequest):
+        assert of(Refused, effects)
+    model, effects = run(model, saves.settle_after_save, editor)
+    assert not of(Proceed, effects) and model.after_save is None
+
+
+def test_a_save_with_open_merge_conflicts_is_refused_and_drops_what_waited() -> None:
+    editor = Editor()
+    model = typed(opened_on(doc(3, "live"), editor), editor, "merged text")
+    model, _ = run(model, lambda m, ed: saves.merge_marked(m, ed, 2), editor)
+    model, effects = run(model, lambda m, ed: saves.save_then(m, ed, leave()), editor)
+    assert not of(SendPut, effects)
+    assert said(effects) == [
+        "2 conflicts of the merge are not resolved yet: take mine, theirs or both, or edit by "
+        "hand and delete the marker lines, then save."
+    ]
+    assert of(Refused, effects)
+    model, effects = run(model, saves.settle_after_save, editor)
+    assert not of(Proceed, effects) and model.after_save is None
+    model, _ = run(model, lambda m, ed: saves.merge_marked(m, ed, 0), editor)
+    model, effects = run(model, saves.save, editor)
+    [sent] = of(SendPut, effects)
+    assert isinstance(sent, SendPut) and sent.put.reason == MergeSave(3)

@@ -45,7 +45,7 @@ def lf(text: str) -> str:
 
 class MergeFlow(QObject):
     """Owns one merge at a time: ``merge()`` starts it, ``take()`` resolves the current
-    conflict, ``may_save()`` holds a save back while conflicts are open, and the session's
+    conflict, tells the session how many are open (it holds saves back), and the session's
     states (``on_state``) end it (saved, discarded, another agent) or start it by themselves
     when a save held while offline meets someone else's version.
     """
@@ -196,19 +196,12 @@ class MergeFlow(QObject):
 
     # ---------------------------------------------------------------- saving and ending
 
-    def may_save(self) -> bool:
-        """False (and says why) while a conflict of the merge is still open."""
+    def on_save_refused(self, _why: str) -> None:
+        """The session refused a save (it holds saves while conflicts of the merge are open,
+        ``TaskSession.mark_merge``): the caret goes to the first open one."""
         open_ = self.marks.open_conflicts() if self.active else []
-        if not open_:
-            return True
-        n = len(open_)
-        self._messages.warning(
-            f"{n} conflict{'s' if n != 1 else ''} of the merge "
-            f"{'are' if n != 1 else 'is'} not resolved yet: take mine, theirs or both, or "
-            "edit by hand and delete the marker lines, then save."
-        )
-        self.go_to_conflict(open_[0])
-        return False
+        if open_:
+            self.go_to_conflict(open_[0])
 
     def on_state(self, state: SessionState) -> None:
         before, self._state = self._state, state
@@ -246,6 +239,9 @@ class MergeFlow(QObject):
         self._before = ("", None, None)
         self.marks.clear()
         self.banner.hide()
+        session = self._session()
+        if session is not None:
+            session.mark_merge(None)
 
     def _on_text_changed(self) -> None:
         if self.active:
@@ -268,3 +264,6 @@ class MergeFlow(QObject):
         )
         self.banner.set_open_conflicts(open_)
         self.banner.show()
+        session = self._session()
+        if session is not None:
+            session.mark_merge(open_)

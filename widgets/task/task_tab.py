@@ -14,6 +14,7 @@ from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
 from app.core.user_message import MessageKey, Severity, UserMessage
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
+from app.desk.save_intents import AfterSave
 from app.desk.session import TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.built_in_parts import BuiltInParts, Parts
@@ -92,7 +93,6 @@ class TaskTab(QWidget, BuiltInParts):
         self.agent: AgentRow | None = None
         self.guild_name = ""
         self.state = SessionState()
-        self._after_save: list[Callable[[], None]] = []
         self._undoable_load = False
         self._repainting = False
         self.unreachable = UnreachableEmbeds(self)  # what the header and banner say of them
@@ -212,6 +212,8 @@ class TaskTab(QWidget, BuiltInParts):
         session.text_restored.connect(self.on_text_restored)
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
+        session.saved.connect(self._on_saved)
+        session.save_refused.connect(self.merge_flow.on_save_refused)
         self.session = session
         self.notes_to_insert.list_for(connection)
 
@@ -325,19 +327,10 @@ class TaskTab(QWidget, BuiltInParts):
         self.commands.save.setEnabled(state.agent_id is not None and not state.loading)
         self.commands.discard.setEnabled(state.dirty or state.conflict is not None)
         self.read_only.apply()
-        saved_now = (
-            (before.saving or before.dirty)
-            and state.saved_text_confirmed
-            and not (state.dirty or state.saving)
-        )
-        if saved_now and before.agent_id == state.agent_id and self.agent is not None:
-            if before.saving:  # not after Discard: the server's text did not change
-                self.task_saved.emit(self.agent)
-            waiting, self._after_save = self._after_save, []
-            for proceed in waiting:
-                proceed()
-        elif self._after_save and state.conflict is not None:
-            self._after_save = []  # the save became a conflict: the operator chooses first
+
+    def _on_saved(self, version: int) -> None:
+        if self.agent is not None:
+            self.task_saved.emit(self.agent)
 
     # ------------------------------------------------------------------ commands
 
@@ -345,15 +338,14 @@ class TaskTab(QWidget, BuiltInParts):
         self.work_area.set_mode_edit(edit and not self.read_only.active)
 
     def save(self) -> None:
-        if self.session is not None and not self.merge_flow.may_save():
-            self._after_save = []  # nothing is saved: what waited for the save must not run
-        elif self.session is not None:
+        if self.session is not None:
             self.session.save()
 
-    def save_then(self, proceed: Callable[[], None]) -> None:
-        """Save, and run ``proceed`` once the server has confirmed the text."""
-        self._after_save.append(proceed)
-        self.save()
+    def save_then(self, proceed: Callable[[], None], purpose: str = "leave the Task") -> None:
+        """Save, and run ``proceed`` once the server has confirmed the text; a refusal, a
+        conflict or the server away drops it (the session owns it: ``AfterSave``)."""
+        if self.session is not None:
+            self.session.save(AfterSave(purpose, proceed))
 
     def discard(self, undoable: bool = True) -> None:
         if self.session is not None:
