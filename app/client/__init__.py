@@ -9,6 +9,7 @@ from app.core.lazy_names import lazy_names
 if TYPE_CHECKING:
     from app.client.api import TaskdeskClient
     from app.client.errors import (
+        AgentGone,
         BadResponse,
         BudgetExceeded,
         ConnectionLost,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 # paint) must not pay for loading requests with the client.
 _WHERE = {
     "TaskdeskClient": "app.client.api",
+    "AgentGone": "app.client.errors",
     "BadResponse": "app.client.errors",
     "BudgetExceeded": "app.client.errors",
     "ConnectionLost": "app.client.errors",
@@ -61,6 +63,7 @@ __getattr__ = lazy_names(__name__, _WHERE, globals())
 
 
 __all__ = [
+    "AgentGone",
     "BadResponse",
     "BudgetExceeded",
     "ConnectionLost",

@@ -73,6 +73,12 @@ class NotFound(TaskdeskError):
     )
 
 
+class AgentGone(NotFound):
+    """The agent asked about does not exist (any more) on the server (404 "no such agent")."""
+
+    default_message = "This agent no longer exists on the server."
+
+
 class InvalidRequest(TaskdeskError):
     default_message = "The server refused the request as invalid."
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import orjson
 
 from app.client.errors import (
+    AgentGone,
     BadResponse,
     BudgetExceeded,
     InvalidRequest,
@@ -101,6 +102,8 @@ def error_for_status(
             )
         )
     if status == 404:
+        if message == "no such agent":
+            return AgentGone()
         return NotFound(
             f"The server has no such item{said_brief(message)}; it may have been deleted. "
             "Refresh the list and try again."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from app.client.scrubbing import scrub_tokens
 from app.core import user_message
 from app.core.user_message import MessageKey, UserMessage
 
@@ -43,3 +44,6 @@ def _is(exc: BaseException, module: str, name: str) -> bool:
     workspace, the expander and sqlite3 before the window's first paint.)"""
     loaded = sys.modules.get(module)
     return loaded is not None and isinstance(exc, getattr(loaded, name))
+
+
+__all__ = ["describe_failure", "failure_text", "scrub_tokens"]  # scrub_tokens: for the window's log

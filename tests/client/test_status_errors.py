@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from app.client import (
+    AgentGone,
     BadResponse,
     BudgetExceeded,
     InvalidRequest,
@@ -44,6 +45,8 @@ def error(status: int, body: bytes = b"", headers: dict[str, str] | None = None)
         (401, b"", Unauthorized),
         (403, b'{"error": "forbidden"}', Unauthorized),
         (404, b"", NotFound),
+        (404, b'{"error": "no such agent"}', AgentGone),
+        (404, b'{"error": "no such note"}', NotFound),
         (413, b"", TooLarge),
         (429, b"", RateLimited),
         (500, b"", ServerError),

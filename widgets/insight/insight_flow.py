@@ -13,12 +13,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
 
-from app.client import TaskdeskClient
-from app.client.errors import TaskdeskError
-from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile
-from app.core.models import Reader
 from app.desk.failures import failure_text
+from app.desk.open_task import still_open, task_context
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
 from app.render.task_insight import (
@@ -27,7 +24,6 @@ from app.render.task_insight import (
     TaskInsight,
     break_down_budget,
     explain_task,
-    history_of_runs,
 )
 from widgets.insight.budget_dialog import BudgetDialog
 from widgets.insight.insight_actions import InsightActions
@@ -41,16 +37,6 @@ if TYPE_CHECKING:
     from widgets.task.task_tab import TaskTab
 
 PANEL_WIDTH = 480
-
-
-def earlier_runs(client: TaskdeskClient | None, agent_id: str) -> tuple[EarlierFile, ...]:
-    """What the agent's runs inlined, from the runs list; nothing where there is none."""
-    if client is None:
-        return ()
-    try:
-        return history_of_runs(client.runs(agent_id))
-    except TaskdeskError:  # no runs list here, or it failed: References say "missing"
-        return ()
 
 
 class InsightFlow(QObject):
@@ -80,6 +66,7 @@ class InsightFlow(QObject):
         self._explaining = False
         self._explain_again = False
         self.history: dict[str, tuple[EarlierFile, ...]] = {}
+        self.dialog_parent = tab
         self.runs = RunFlow(runner, messages, tab, self)
         self._wire()
 
@@ -141,16 +128,11 @@ class InsightFlow(QObject):
             self.explain()
 
     def context(self) -> TaskContext | None:
-        tab = self._tab
-        if tab.agent is None or tab.connection is None:
-            return None
-        org = tab.connection.me.org_id
-        reader = Reader(tab.agent.id, tab.agent.guild_id)
-        return TaskContext(org, reader, task_display_path(org, tab.agent.id))
+        return task_context(self._tab)
 
     def still(self, agent_id: str) -> bool:
         """The same agent is open: an answer for it may be shown."""
-        return self._tab.agent is not None and self._tab.agent.id == agent_id
+        return still_open(self._tab, agent_id)
 
     # ---------------------------------------------------------------- references
 
@@ -165,12 +147,11 @@ class InsightFlow(QObject):
         self._explaining = True
         agent_id = context.reader.agent_id
         text = self._tab.editor.text()
-        known = self.history.get(agent_id)
-        client = self._tab.connection.client if self._tab.connection is not None else None
+        earlier_runs = self.runs.controller.earlier_runs
 
         def work() -> tuple[TaskInsight, tuple[EarlierFile, ...]]:
             # Earlier runs tell a deleted note from one that never was: read them once.
-            history = known if known is not None else earlier_runs(client, agent_id)
+            history = earlier_runs(agent_id)
             return explain_task(notes, text, context, history), history
 
         self._runner.submit(

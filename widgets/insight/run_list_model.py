@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from app.client.runs import RunInfo, RunSummary, TaskSource
+from app.desk.run_controller import RunInfo, RunSummary, TaskSource
 from widgets.common.plain_text import inert_tooltip
 from widgets.common.provenance import exact_time, relative_time
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.client.runs import RunInfo
+from app.desk.run_controller import RunInfo
 
 
 def source_headline(run: RunInfo, gone: tuple[str, ...] = ()) -> str:

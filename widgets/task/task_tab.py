@@ -41,6 +41,7 @@ from widgets.window.messages import Messages
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
+    from app.render.preview_notes import PreviewNotes
     from app.store import Draft
     from widgets.insight.insight_flow import InsightFlow
 
@@ -184,6 +185,14 @@ class TaskTab(QWidget, BuiltInParts):
             self.finish_building()
         assert self._insight is not None
         return self._insight
+
+    @property
+    def preview_notes(self) -> PreviewNotes | None:
+        """The open server's notes as the preview knows them (``OpenTask``)."""
+        return self.live_preview.notes
+
+    def editor_text(self) -> str:
+        return self.editor.text()
 
     @property
     def last_preview(self) -> PreviewResult | None:

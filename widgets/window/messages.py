@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QStatusBar, QWidget
 
-from app.client.scrubbing import scrub_tokens
 from app.core.user_message import MessageKey, Severity, UserMessage, makes_untrue
+from app.desk.failures import scrub_tokens
 from widgets.common.plain_text import plain_message_box
 
 if TYPE_CHECKING:  # the banners load with the Task tab, after the first paint
