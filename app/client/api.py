@@ -75,6 +75,7 @@ class TaskdeskClient:
         self._skipped_logged: set[str] = set()  # odd picker items already logged
         self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
         self._notes: tuple[str, tuple[EmbeddableNote, ...]] | None = None  # last list, its ETag
+        self._statuses: dict[str, tuple[str, tuple[AgentEmbedStatus, ...]]] = {}  # by path
         self._compact_notes = False  # see ask_compact_notes
 
     @property
@@ -209,13 +210,35 @@ class TaskdeskClient:
     # ------------------------------------------------------------------ embeds and notes
 
     def embed_status(self, guild_id: str) -> list[AgentEmbedStatus]:
-        answer = self._http.request("GET", f"/api/guilds/{_segment(guild_id)}/embed-status")
-        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+        return self._embed_status(f"/api/guilds/{_segment(guild_id)}/embed-status")
 
     def org_embed_status(self) -> list[AgentEmbedStatus]:
         """Every agent's embed status in one answer (EXTENSION; a spec server answers 404)."""
-        answer = self._http.request("GET", "/api/org/embed-status")
-        return parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+        return self._embed_status("/api/org/embed-status")
+
+    def _embed_status(self, path: str) -> list[AgentEmbedStatus]:
+        """Asked again with the last answer's ETag (EXTENSION): the window asks on every poll,
+        and an unchanged status costs a 304 and no body; the same list comes back."""
+        with self._tasks_lock:
+            known = self._statuses.get(path)
+        headers = {"If-None-Match": known[0]} if known is not None else {}
+        answer = self._http.request("GET", path, headers=headers, expect=(200, 304))
+        if answer.status == 304:
+            if known is None:
+                raise BadResponse(
+                    "The server said the embed status was unchanged, but nothing was asked "
+                    "about. Try again; the server may be misconfigured.",
+                    status=304,
+                )
+            return list(known[1])
+        statuses = parse_answer(answer.body, "the embed status", embed_status_from, _type(answer))
+        etag = answer.headers.get("ETag")
+        with self._tasks_lock:
+            if etag:
+                self._statuses[path] = (etag, tuple(statuses))
+            else:
+                self._statuses.pop(path, None)
+        return statuses
 
     def ask_compact_notes(self, compact: bool = True) -> None:
         """Ask for the picker's notes in the compact form (an EXTENSION: only for a server

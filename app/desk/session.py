@@ -90,6 +90,7 @@ class TaskSession(QObject):
     text_restored = Signal(str)  # unsaved text (a draft, an undone discard) for the editor
     message = Signal(object)  # UserMessage
     drafts_found = Signal(object)  # list of the store's drafts for this server
+    polled = Signal()  # the poll asked the server again (others follow it: embed status)
     saved = Signal(int)  # the server confirmed the editor text as this version
     save_refused = Signal(str)  # a save did not happen (refused, or not sent): why, in words
 
@@ -202,6 +203,7 @@ class TaskSession(QObject):
 
     def _on_poll(self) -> None:
         self._run(reads.poll)
+        self.polled.emit()
 
     def keep_mine(self) -> None:
         """Saves the editor text over their version, knowingly (expected_version = theirs)."""

@@ -131,11 +131,30 @@ class PreviewNotes:
         self._unsupported_checked_at = 0.0
         self._problem: str | None = None
         self._retry_now = False  # set from any thread; read under the lock
+        self._revalidate_now = False  # likewise
 
     def retry_unreachable(self) -> None:
         """The server is back: the next preview asks again about every note it could not
         reach, without waiting out the retry delay. Never blocks (no lock taken)."""
         self._retry_now = True
+
+    def revalidate(self) -> None:
+        """The server's notes may have changed (its embed status did, or a live event said
+        so): the next preview, References or budget asks again about every note it uses.
+        Never blocks (no lock taken)."""
+        self._revalidate_now = True
+
+    def _take_flags(self) -> None:
+        """Apply ``retry_unreachable`` and ``revalidate`` (under the lock)."""
+        if self._revalidate_now:
+            self._revalidate_now = self._retry_now = False
+            for known in self._known.values():
+                known.checked_at = float("-inf")
+        if self._retry_now:
+            self._retry_now = False
+            for known in self._known.values():
+                if known.unknown or known.stale:
+                    known.checked_at = float("-inf")
 
     def forget(self) -> None:
         """Drop what is in memory (e.g. after reconnecting): the next preview asks again."""
@@ -148,6 +167,7 @@ class PreviewNotes:
         answer is due again (as the preview would): the lookup of References and the
         budget breakdown, so they explain what a preview now shows."""
         with self._lock:
+            self._take_flags()
             if self._unsupported_now():
                 return None
             known = self._known.get(path) or self._from_store(path)
@@ -170,11 +190,7 @@ class PreviewNotes:
         """``progress(done, asked)``: called from the fetching threads as each note lookup
         ends (``asked`` grows when a later round finds more embeds to look up)."""
         with self._lock:
-            if self._retry_now:
-                self._retry_now = False
-                for known in self._known.values():
-                    if known.unknown or known.stale:
-                        known.checked_at = float("-inf")
+            self._take_flags()
             counter = LookupCounter(progress)
             attempted: set[str] = set()
             for _ in range(MAX_ROUNDS):

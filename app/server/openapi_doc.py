@@ -109,12 +109,22 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "401": UNAUTHORIZED,
     },
     ("get", "/api/guilds/{guild_id}/embed-status"): {
-        "200": _body("Each agent's broken embeds that the caller may see", EMBED_STATUS),
+        "200": _body(
+            "Each agent's broken embeds that the caller may see",
+            EMBED_STATUS,
+            ETag="the answer's ETag (EXTENSION)",
+        ),
+        "304": {"description": "Unchanged since the ETag in If-None-Match (EXTENSION)"},
         "401": UNAUTHORIZED,
         "404": _error("`no such guild`"),
     },
     ("get", "/api/org/embed-status"): {
-        "200": _body("Every agent's broken embeds that the caller may see", EMBED_STATUS),
+        "200": _body(
+            "Every agent's broken embeds that the caller may see",
+            EMBED_STATUS,
+            ETag="the answer's ETag",
+        ),
+        "304": {"description": "Unchanged since the ETag in If-None-Match"},
         "401": UNAUTHORIZED,
     },
     ("get", "/api/org/embeddable-notes"): {

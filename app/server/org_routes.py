@@ -12,8 +12,10 @@ that a live Task embeds directly is refused with 409.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -37,7 +39,7 @@ from app.server.picker_notes import (
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
 from app.server.run_views import readable_by, visible_broken_embeds
-from app.server.task_routes import etag_matches
+from app.server.task_routes import etag_matches, extensions_on
 
 router = ApiRoutes()
 extension_router = ApiRoutes()
@@ -82,7 +84,7 @@ def embed_status(guild_id: str, request: Request, caller: Caller) -> Response:
         # Extension: the size a run would embed, so the sidebar can mark agents over the
         # budget (docs/API-EXTENSIONS.md).
         rows = _embed_statuses(tx, caller, tx.agents(guild_id), _with_size(request, caller))
-    return JsonResponse({"agents": rows})
+    return _status_answer(request, rows)
 
 
 @extension_router.get("/api/org/embed-status")
@@ -90,7 +92,20 @@ def org_embed_status(request: Request, caller: Caller) -> Response:
     """Every guild's embed status in one answer: the app asks once, not once per guild."""
     with database(request).read() as tx:
         rows = _embed_statuses(tx, caller, tx.agents(), _with_size(request, caller))
-    return JsonResponse({"agents": rows})
+    return _status_answer(request, rows)
+
+
+def _status_answer(request: Request, rows: list[dict[str, Any]]) -> Response:
+    """The embed status, with an ETag of its bytes (EXTENSION): the app asks on every poll and
+    when its window comes forward, and an unchanged answer costs it a 304 and no body."""
+    body = orjson.dumps({"agents": rows})
+    if not extensions_on(request):
+        return Response(body, media_type="application/json")
+    etag = '"es-' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def _with_size(request: Request, caller: Caller) -> bool:

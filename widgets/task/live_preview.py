@@ -144,6 +144,14 @@ class LivePreview(QObject):
         if self.pipeline is not None:
             self.pipeline.schedule()
 
+    def follow_server(self) -> None:
+        """The server's notes changed (its embed status said so, or a live event): preview
+        again, asking about every note, so the marks and References say what a run gets now."""
+        if self.notes is not None:
+            self.notes.revalidate()
+        if self.pipeline is not None:
+            self.pipeline.schedule()
+
     def count_sizes(self) -> None:
         self._size_meters.set_sizes(utf8_len(self._editor.text()))
 

@@ -15,7 +15,7 @@ from app.core.user_message import MessageKey, Severity, UserMessage
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
 from app.desk.save_intents import AfterSave
-from app.desk.session import TaskSession
+from app.desk.session import POLL_INTERVAL_MS, TaskSession
 from app.desk.session_state import SessionState
 from widgets.common.built_in_parts import BuiltInParts, Parts
 from widgets.common.provenance import ProvenanceStrip
@@ -66,12 +66,15 @@ class TaskTab(QWidget, BuiltInParts):
     has open, so tests can press its buttons.
     """
 
+    poll_interval_ms = POLL_INTERVAL_MS  # how often the session asks the server again
+
     agent_shown = Signal(str)  # the agent's Task is on screen
     task_saved = Signal(object)  # AgentRow, after a confirmed save
     leave_requested = Signal(str, object)  # (what is about to happen, proceed callable)
     features_changed = Signal()  # learnt that the server lacks something (status line)
     notes_listed = Signal()  # the notes and collections to insert are in
     unsaved_changed = Signal(str, bool)  # (agent id, whether its Task has unsaved edits)
+    server_polled = Signal()  # the session's poll: the window asks about embed status too
 
     def __init__(
         self,
@@ -214,6 +217,7 @@ class TaskTab(QWidget, BuiltInParts):
             runner=self.runner,
             server_key=connection.server_key,
             text_source=self.editor.text,
+            poll_interval_ms=self.poll_interval_ms,
             parent=self,
         )
         session.state_changed.connect(self.on_state)
@@ -222,6 +226,7 @@ class TaskTab(QWidget, BuiltInParts):
         session.message.connect(self.on_session_message)
         session.drafts_found.connect(self.on_drafts_found)
         session.saved.connect(self._on_saved)
+        session.polled.connect(self.server_polled)
         session.save_refused.connect(self.merge_flow.on_save_refused)
         self.session = session
         self.notes_to_insert.list_for(connection)
@@ -230,11 +235,17 @@ class TaskTab(QWidget, BuiltInParts):
         self.editor.set_embeddable_notes(notes)
         self.notes_listed.emit()
 
-    def set_sidebar_broken(self, lookup: Callable[[str], tuple[BrokenEmbed, ...]]) -> None:
-        """The server's embed status (per agent) for the header mark and the banner."""
+    def set_sidebar_broken(
+        self, lookup: Callable[[str], tuple[BrokenEmbed, ...]], changed: bool = False
+    ) -> None:
+        """The server's embed status (per agent) for the header mark and the banner;
+        ``changed``: the open agent's differs from before, so its notes are asked again and
+        the preview and References follow (the three marks and References agree)."""
         self.unreachable.lookup = lookup
         self.unreachable.show()
         self.live_preview.mark_from_server()
+        if changed:
+            self.live_preview.follow_server()
 
     # ------------------------------------------------------------------ opening
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
 
@@ -48,6 +48,9 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from widgets.window.tab_builder import TabBuilder
 
 log = logging.getLogger(__name__)
+
+FOLLOW_ON_ACTIVATION_MS = 5_000
+"""The window coming forward asks the server again, at most this often."""
 
 
 class MainWindow(QMainWindow):
@@ -102,6 +105,10 @@ class MainWindow(QMainWindow):
             self.runner, self._on_embed_status, self._on_embed_status_failed
         )
         self.sidebar = Sidebar(self.agent_model)
+        self._status_seen: Connection | None = None  # the server whose embed status is in
+        self._follow_pause = QTimer(self)  # activations closer than this ask the server once
+        self._follow_pause.setSingleShot(True)
+        self._follow_pause.setInterval(FOLLOW_ON_ACTIVATION_MS)
         self._task_tab: TaskTab | None = None
         self.leave_guard = LeaveGuard(self, lambda: self._task_tab)
         self._tab_builder: TabBuilder | None = None  # the tab, while it is being built
@@ -177,6 +184,7 @@ class MainWindow(QMainWindow):
         tab.features_changed.connect(self.show_server_features)
         tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
         tab.notes_listed.connect(self.notes_listed)
+        tab.server_polled.connect(self.follow_server_changes)
         self.status_line.follow_editor(tab.editor)
         self.splitter.replaceWidget(1, tab)
         self._placeholder.deleteLater()
@@ -278,6 +286,24 @@ class MainWindow(QMainWindow):
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
 
+    def follow_server_changes(self) -> None:
+        """Something may have changed on the server: ask again what the three marks (sidebar,
+        header, banner) and References depend on. Called on the session's poll, when the
+        window comes forward, and by a live-event subscriber (at once on a change). Cheap:
+        the embed status is asked with its ETag (304 when unchanged); the open Task's notes
+        are asked again only when its embed status changed."""
+        if self.connection is not None and not self._shut_down:
+            self.refresh_embed_status()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        # Back from another window (a colleague's change, a terminal): follow the server, at
+        # most once per FOLLOW_ON_ACTIVATION_MS however often focus comes and goes.
+        activated = event.type() is QEvent.Type.ActivationChange and self.isActiveWindow()
+        if activated and not self._follow_pause.isActive():
+            self._follow_pause.start()
+            self.follow_server_changes()
+
     def refresh_embed_status(self, guild_ids: list[str] | None = None) -> None:
         """Mark agents whose Task embeds files they can't reach (``guild_ids``, else all)."""
         if self.connection is not None:
@@ -296,9 +322,15 @@ class MainWindow(QMainWindow):
         )
 
     def _on_embed_status(self, statuses: list[AgentEmbedStatus]) -> None:
+        tab = self.task_tab
+        open_id = tab.agent.id if tab.agent is not None else None
+        before = self.agent_model.broken_embeds(open_id) if open_id is not None else ()
         self.agent_model.set_broken_embeds({s.id: s.broken_embeds for s in statuses})
         self.agent_model.set_embedded_bytes({s.id: s.embedded_bytes for s in statuses})
-        self.task_tab.set_sidebar_broken(self.agent_model.broken_embeds)
+        after = self.agent_model.broken_embeds(open_id) if open_id is not None else ()
+        changed = self._status_seen is self.connection and before != after
+        self._status_seen = self.connection  # the first answer is news to no one
+        tab.set_sidebar_broken(self.agent_model.broken_embeds, changed=changed)
 
     # ------------------------------------------------------------------ agents
 
