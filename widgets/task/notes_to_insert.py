@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.user_message import MessageKey
 from app.desk.failures import describe_failure
+from app.desk.note_lister import NoteLister
 from app.desk.runner import Runner
 from widgets.editor.embeddable_model import with_search_keys
 from widgets.window.messages import Messages
@@ -40,6 +41,9 @@ class NotesToInsert(QObject):
         self._messages = messages
         self._connection: Connection | None = None  # the server open now
         self._due: Connection | None = None  # the server whose notes to list next
+        self._lister = NoteLister(runner, with_search_keys, self)
+        self._lister.listed.connect(self._on_listed)
+        self._lister.failed.connect(self._on_failed)
 
     def list_for(self, connection: Connection) -> None:
         """A new server: its notes are listed after its first preview."""
@@ -52,11 +56,7 @@ class NotesToInsert(QObject):
             return  # listed already, or a newer server has its own
         if self._runner.closed:
             return  # the window is closing: its timer may still fire
-        self._runner.submit(
-            lambda: with_search_keys(connection.client.embeddable_notes()),
-            on_done=self._on_listed,
-            on_error=lambda exc: self._on_failed(connection, exc),
-        )
+        self._lister.list_notes(connection)
 
     def _on_listed(self, notes: object) -> None:
         self._messages.withdraw(MessageKey.NOTES)
