@@ -8,7 +8,8 @@ from typing import Literal
 from app.core.expander import CollectionPiece, MarkerPiece, NotePiece, Piece, RepeatPiece
 from app.core.models import BrokenEmbed
 
-EmbedVerdict = Literal["inlined", "collection", "unreachable", "repeat"]
+EmbedVerdict = Literal["inlined", "collection", "unreachable", "repeat", "withheld"]
+"""``withheld``: the agent reads the note, the viewer may not (``app.core.viewer_reach``)."""
 
 _VERDICTS: dict[type, EmbedVerdict] = {
     NotePiece: "inlined",

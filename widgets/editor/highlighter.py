@@ -108,6 +108,13 @@ class TaskHighlighter(QSyntaxHighlighter):
                 underline_colour=theme.embed_table,
             ),
             "repeat": _format(theme.embed_plain, background=theme.embed_plain_bg, italic=True),
+            # The agent reads it, the viewer can't: no failure's red, a dotted line instead.
+            "withheld": _format(
+                theme.embed_note,
+                background=theme.embed_plain_bg,
+                underline=QTextCharFormat.UnderlineStyle.DotLine,
+                underline_colour=theme.embed_note,
+            ),
             "unreachable": _format(
                 theme.embed_unreachable,
                 background=theme.embed_unreachable_bg,

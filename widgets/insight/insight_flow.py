@@ -8,12 +8,14 @@ and its answer is dropped when the agent or server changed meanwhile.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
 
 from app.core.marker_reasons import EarlierFile
+from app.core.viewer_reach import with_agent_reads
 from app.desk.failures import failure_text
 from app.desk.open_task import still_open, task_context
 from app.desk.preview_pipeline import PreviewResult
@@ -166,8 +168,10 @@ class InsightFlow(QObject):
         self._explaining = False
         self.history.setdefault(agent_id, history)
         if self.still(agent_id):
-            self.insight = insight
-            self.panel.references.set_references(insight.references, self._reader_notice())
+            own = [r.path for r in insight.references.items if r.outcome == "marker"]
+            references = with_agent_reads(insight.references, self._tab.unreachable.hidden(own))
+            self.insight = insight = replace(insight, references=references)
+            self.panel.references.set_references(references, self._reader_notice())
             self.panel.shape.set_check(insight.shape)
         self._next_explain()
 
@@ -191,8 +195,8 @@ class InsightFlow(QObject):
         if connection is None or connection.me.type == "operator":
             return ""
         return (
-            f"Signed in as a {connection.me.type}: files you may not read show as missing, "
-            "whatever their reason."
+            f"Signed in as a {connection.me.type}: a Task embed the agent reads and you may "
+            "not is marked so; inside notes, files you may not read show as missing."
         )
 
     def jump_to(self, line: int, column: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from app.core.references import Reference, References
+from app.core.viewer_reach import AGENT_READS_IT, is_hidden
 from widgets.common.icons import icon
 from widgets.common.plain_text import inert_tooltip
 from widgets.preview.size_meters import format_kb
@@ -37,6 +38,8 @@ def what_the_run_does(item: Reference) -> str:
         return f"inlined, {format_kb(item.bytes or 0)}{version}"
     if item.outcome in ("repeat", "collection"):
         return f"{_OUTCOME_WORDS[item.outcome]}: {item.title}"
+    if item.outcome == "marker" and is_hidden(item.reason):
+        return "the note (you can't see its text)"
     if item.outcome == "marker" and item.reason is not None:
         return f"marker: {item.reason.code.replace('_', ' ')}"
     if item.outcome == "named":
@@ -47,6 +50,8 @@ def what_the_run_does(item: Reference) -> str:
 def explanation(item: Reference) -> str:
     """The whole story of one reference, for the detail line and its tooltip."""
     where = f"Hop {item.hop}, line {item.position.line} of {item.in_path or 'the Task'}."
+    if item.outcome == "marker" and is_hidden(item.reason):
+        return f"{where} {AGENT_READS_IT}"
     if item.outcome == "marker" and item.reason is not None:
         return f"{where} The run gets <unreachable …/>. {item.reason.message}"
     if item.outcome == "inlined":

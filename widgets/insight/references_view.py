@@ -6,6 +6,7 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from app.core.references import References
+from app.core.viewer_reach import is_hidden
 from widgets.insight.reference_tree_model import ReferenceTreeModel, explanation
 from widgets.preview.size_meters import format_kb
 
@@ -16,13 +17,16 @@ def summary_of(references: References) -> str:
     embeds = sum(1 for r in every if r.outcome != "named")
     named = len(every) - embeds
     expansion = references.expansion
-    markers = len(references.markers)
+    hidden = sum(1 for r in references.markers if is_hidden(r.reason))
+    markers = len(references.markers) - hidden
     parts = [
         f"{embeds} embed{'s' * (embeds != 1)}, {named} named file{'s' * (named != 1)}",
         f"{len(expansion.notes)} notes inlined ({format_kb(expansion.embedded_bytes)} of "
         f"{format_kb(expansion.budget)})",
         f"{markers} unreachable" if markers else "every embed reaches its file",
     ]
+    if hidden:
+        parts.append(f"{hidden} the agent reads that you can't see")
     if expansion.over_budget:
         parts.append(f"{expansion.embedded_bytes - expansion.budget:,} bytes over the budget")
     return " · ".join(parts)

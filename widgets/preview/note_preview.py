@@ -75,7 +75,7 @@ class NotePreviewDialog(QDialog):
         self.unreachable_label = plain_label()
         self.unreachable_label.setObjectName("danger")
         self.unreachable_label.setWordWrap(True)
-        message = unreachable if not reason else f"{unreachable} {reason}"
+        message = unreachable if not reason else f"{unreachable} {reason}".strip()
         self.unreachable_label.setText(message)
         self.unreachable_label.setAccessibleName(message)
         self.unreachable_icon = QLabel()

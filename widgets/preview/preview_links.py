@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QUrl
 from PySide6.QtWidgets import QWidget
 
 from app.core.models import Reader
+from app.core.viewer_reach import AGENT_READS_IT
 from app.desk.note_loader import NO_NOTE_TEXT, NoteView, load_note_view
 from app.desk.runner import Runner
 from widgets.dialogs.confirm import OpenLinkDialog
@@ -31,8 +32,11 @@ class PreviewLinks(QObject):
         owner: QWidget,
         broken_paths: Callable[[], Collection[str]],
         reader: Callable[[], Reader | None] = lambda: None,
+        hidden_paths: Callable[[], Collection[str]] = frozenset,
     ) -> None:
+        """``hidden_paths``: the embeds the agent reads and the viewer may not."""
         super().__init__(owner)
+        self._hidden_paths = hidden_paths
         self._runner = runner
         self._owner = owner  # the dialogs' parent
         self._broken_paths = broken_paths
@@ -59,6 +63,9 @@ class PreviewLinks(QObject):
         if connection.features.note_text is False:
             self.show_note(NoteView.unavailable(path, NO_NOTE_TEXT))
             return
+        if path in self._hidden_paths():
+            self.show_note(NoteView.unavailable(path, AGENT_READS_IT))
+            return
         broken = set(self._broken_paths())
         load_note_view(
             self._runner, connection.client, path, broken, self.show_note, self._reader()
@@ -80,7 +87,13 @@ class PreviewLinks(QObject):
             self._owner,
             reason=view.reason,
             about=view.about,
-            unreachable=NOT_REACHABLE_TABLE if view.kind == "collection" else NOT_REACHABLE,
+            unreachable=(
+                ""  # the agent reads it: not a failure, only the viewer's view is limited
+                if view.reason == AGENT_READS_IT
+                else NOT_REACHABLE_TABLE
+                if view.kind == "collection"
+                else NOT_REACHABLE
+            ),
         )
         dialog.browser.embed_clicked.connect(self.on_embed_clicked)
         dialog.browser.external_link_requested.connect(self.on_external_link)

@@ -13,6 +13,7 @@ from app.core.expander import task_display_path
 from app.core.limits import utf8_len
 from app.core.models import AgentRow, BrokenEmbed, Reader
 from app.core.user_message import MessageKey, UserMessage
+from app.core.viewer_reach import task_markers
 from app.desk.preview_pipeline import PreviewContext, PreviewPipeline, PreviewResult
 from app.desk.runner import Runner
 from app.render.preview_notes import PreviewNotes
@@ -58,8 +59,11 @@ class LivePreview(QObject):
         banners: TaskBanners,
         not_an_edit: Callable[[], AbstractContextManager[None]],
         server_verdicts: Callable[[], dict[str, EmbedVerdict]],
+        hidden: Callable[[list[str]], frozenset[str]] = lambda _paths: frozenset(),
         parent: QObject | None = None,
     ) -> None:
+        """``hidden``: of the Task embeds the preview made markers, the ones the agent reads
+        though the viewer may not (marked so, not as unreachable)."""
         super().__init__(parent)
         self._runner = runner
         self._messages = messages
@@ -69,6 +73,7 @@ class LivePreview(QObject):
         self._banners = banners
         self._not_an_edit = not_an_edit
         self._server_verdicts = server_verdicts
+        self._hidden = hidden
         self._connection: Connection | None = None
         self._notice: str | None = None
         self.pipeline: PreviewPipeline | None = None
@@ -173,9 +178,7 @@ class LivePreview(QObject):
         # Without note text the preview can't tell what reaches its file: the server's
         # embed status marks the unreachable ones, the rest stay unmarked.
         with self._not_an_edit():
-            self._editor.set_verdicts(
-                self._server_verdicts() if result.unsupported else embed_verdicts(expansion.pieces)
-            )
+            self._editor.set_verdicts(self._verdicts(result))
         self._size_meters.set_sizes(utf8_len(self._editor.text()), expansion.embedded_bytes)
         self._banners.show_budget(expansion)
         self.previewed.emit()
@@ -185,6 +188,14 @@ class LivePreview(QObject):
             self._messages.withdraw(MessageKey.PREVIEW)  # the preview is exact again
         self._notice = result.notice
         self.shown.emit(result)
+
+    def _verdicts(self, result: PreviewResult) -> dict[str, EmbedVerdict]:
+        if result.unsupported:
+            return self._server_verdicts()
+        verdicts = embed_verdicts(result.expansion.pieces)
+        for path in self._hidden(task_markers(result.expansion.pieces)):
+            verdicts[path] = "withheld"  # the agent reads it: not the red mark of a failure
+        return verdicts
 
     def broken_in_edits(
         self, live_text: str | None
@@ -203,6 +214,6 @@ class LivePreview(QObject):
 
     def mark_from_server(self) -> None:
         """The embed status changed: redraw the marks that depend on it."""
-        if self.last_preview is not None and self.last_preview.unsupported:
+        if self.last_preview is not None:
             with self._not_an_edit():
-                self._editor.set_verdicts(self._server_verdicts())
+                self._editor.set_verdicts(self._verdicts(self.last_preview))

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
 from app.core.user_message import MessageKey, Severity, UserMessage
+from app.core.viewer_reach import task_markers
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
 from app.desk.save_intents import AfterSave
@@ -148,12 +149,15 @@ class TaskTab(QWidget, BuiltInParts):
             banners=self.banners,
             not_an_edit=self._not_an_edit,
             server_verdicts=self.unreachable.server_verdicts,
+            hidden=self.unreachable.hidden,
             parent=self,
         )
         self.notes_to_insert = NotesToInsert(runner, messages, self)
         self.notes_to_insert.listed.connect(self._on_notes_listed)
         self.live_preview.shown.connect(self.notes_to_insert.list_now)
-        self.links = PreviewLinks(runner, self, self.unreachable.saved_paths, self._reader)
+        self.links = PreviewLinks(
+            runner, self, self.unreachable.saved_paths, self._reader, self._hidden_now
+        )
         self.conflict_flow = ConflictFlow(runner, messages, self)
         self.merge_flow = MergeFlow(
             runner, messages, self.work_area, self.banners.merge_banner, lambda: self.session
@@ -242,6 +246,7 @@ class TaskTab(QWidget, BuiltInParts):
         ``changed``: the open agent's differs from before, so its notes are asked again and
         the preview and References follow (the three marks and References agree)."""
         self.unreachable.lookup = lookup
+        self.unreachable.status_known = True
         self.unreachable.show()
         self.live_preview.mark_from_server()
         if changed:
@@ -401,6 +406,12 @@ class TaskTab(QWidget, BuiltInParts):
             yield
         finally:
             self._repainting = False
+
+    def _hidden_now(self) -> frozenset[str]:
+        """The Task embeds the agent reads and the viewer can't (``app.core.viewer_reach``)."""
+        result = self.live_preview.last_preview
+        pieces = result.expansion.pieces if result is not None else ()
+        return self.unreachable.hidden(task_markers(pieces))
 
     def _reader(self) -> Reader | None:
         return Reader(self.agent.id, self.agent.guild_id) if self.agent else None

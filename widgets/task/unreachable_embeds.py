@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from app.core.edited_reach import broken_to_show
 from app.core.embed_verdicts import EmbedVerdict, server_verdicts
 from app.core.expander import task_display_path
 from app.core.models import BrokenEmbed
+from app.core.viewer_reach import hidden_from_viewer
 
 if TYPE_CHECKING:
     from widgets.task.task_tab import TaskTab
@@ -22,11 +23,22 @@ class UnreachableEmbeds:
     def __init__(self, tab: TaskTab) -> None:
         self._tab = tab
         self.lookup: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _agent_id: ()
+        self.status_known = False  # the server's embed status has answered on this server
 
     def saved(self) -> tuple[BrokenEmbed, ...]:
         """The server's list for the open agent's live Task."""
         agent = self._tab.agent
         return self.lookup(agent.id) if agent is not None else ()
+
+    def hidden(self, marker_paths: Iterable[str]) -> frozenset[str]:
+        """Of the Task embeds the viewer's preview made markers, the ones the agent reads."""
+        connection = self._tab.connection
+        return hidden_from_viewer(
+            marker_paths,
+            self.saved(),
+            viewer_reads_all=connection is None or connection.me.type == "operator",
+            status_known=self.status_known,
+        )
 
     def saved_paths(self) -> set[str]:
         return {b.path for b in self.saved()}
