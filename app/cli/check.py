@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from app.cli.common import EXIT_OK, write_stdout
-from app.cli.org_source import AgentInfo, add_source_arguments, open_source, references_for
+from app.cli.org_source import add_source_arguments, open_source, references_for
+from app.cli.source_types import AgentInfo
 from app.core.budget import BudgetBreakdown, budget_breakdown
 from app.core.models import Reader
 from app.core.references import References

@@ -14,11 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from app.cli.common import UsageError
+from app.cli.source_types import AgentInfo, OrgSource
 from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile, history_from_json, history_of
 from app.core.models import OrgFile, Reader
@@ -26,30 +25,6 @@ from app.core.references import References, find_references
 from app.core.workspace import load_workspace
 
 TOKEN_VARIABLE = "TASKDESK_TOKEN"
-
-
-@dataclass(frozen=True, slots=True)
-class AgentInfo:
-    id: str
-    name: str
-    guild_id: str
-
-
-class OrgSource(Protocol):
-    """An org to read agents, Tasks and files from."""
-
-    org_id: str
-    where: str  # "in the workspace", "on <url>": for messages
-
-    def agents(self) -> list[AgentInfo]: ...
-
-    def task(self, agent_id: str) -> tuple[str, int]: ...
-
-    def lookup(self, path: str) -> OrgFile | None: ...
-
-    def history(self, agent_id: str) -> tuple[EarlierFile, ...]: ...
-
-    def close(self) -> None: ...
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from app.cli.common import UsageError
-from app.cli.org_source import AgentInfo
+from app.cli.source_types import AgentInfo
 from app.client import NotFound, TaskdeskClient, TaskdeskError
 from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile, history_of

@@ -36,9 +36,8 @@ from app.server.db_records import (
     person_type,
     utc_now,
 )
-from app.server.db_schema import SCHEMA
+from app.server.db_schema import SCHEMA, create_runs_table
 from app.server.org_log import ORG_LOG_SCHEMA, record_event
-from app.server.run_records import create_runs_table
 
 
 class Transaction:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS guilds (id TEXT PRIMARY KEY, name TEXT NOT NULL);
@@ -57,3 +59,26 @@ CREATE TABLE IF NOT EXISTS file_changes (
     changed_by_name TEXT NOT NULL
 );
 """
+
+# ---------------------------------------------------------------------- runs (the Runs tab)
+
+RUNS_TABLE = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    created_at TEXT NOT NULL,
+    created_by_id TEXT NOT NULL,
+    system_prompt TEXT NOT NULL,
+    task_source TEXT NOT NULL,
+    spans TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_by_agent ON runs (agent_id, created_at);
+"""
+
+
+def create_runs_table(conn: sqlite3.Connection) -> None:
+    """The runs table, with ``spans`` added to a database made before it existed."""
+    conn.executescript(RUNS_TABLE)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    if "spans" not in columns:
+        conn.execute("ALTER TABLE runs ADD COLUMN spans TEXT")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,19 +19,6 @@ if TYPE_CHECKING:
     from app.server.database import Transaction
 
 MAX_RUNS_PER_AGENT = 200
-
-RUNS_TABLE = """
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY,
-    agent_id TEXT NOT NULL REFERENCES agents(id),
-    created_at TEXT NOT NULL,
-    created_by_id TEXT NOT NULL,
-    system_prompt TEXT NOT NULL,
-    task_source TEXT NOT NULL,
-    spans TEXT
-);
-CREATE INDEX IF NOT EXISTS runs_by_agent ON runs (agent_id, created_at);
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +44,6 @@ class RunRecord:
 
 def new_run_id() -> str:
     return f"run_{secrets.token_hex(8)}"
-
-
-def create_runs_table(conn: sqlite3.Connection) -> None:
-    """The runs table, with ``spans`` added to a database made before it existed."""
-    conn.executescript(RUNS_TABLE)
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
-    if "spans" not in columns:
-        conn.execute("ALTER TABLE runs ADD COLUMN spans TEXT")
 
 
 def add_run(tx: Transaction, run: RunRecord, *, by: Caller) -> RunRecord:

@@ -9,7 +9,7 @@ and its answer is dropped when the agent or server changed meanwhile.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
@@ -17,7 +17,7 @@ from PySide6.QtGui import QTextCursor
 from app.core.marker_reasons import EarlierFile
 from app.core.viewer_reach import with_agent_reads
 from app.desk.failures import failure_text
-from app.desk.open_task import still_open, task_context
+from app.desk.open_task import OpenTask, still_open, task_context
 from app.desk.preview_pipeline import PreviewResult
 from app.desk.runner import Runner
 from app.render.task_insight import (
@@ -34,9 +34,31 @@ from widgets.insight.run_flow import RunFlow
 from widgets.window.messages import Messages
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QDialog, QMenu
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QDialog, QMenu, QWidget
 
-    from widgets.task.task_tab import TaskTab
+    from widgets.editor.task_editor import TaskEditor
+    from widgets.preview.preview_links import PreviewLinks
+    from widgets.preview.size_meters import SizeMeters
+    from widgets.task.live_preview import LivePreview
+    from widgets.task.unreachable_embeds import UnreachableEmbeds
+    from widgets.task.work_area import TaskWorkArea
+
+
+class InsightHost(OpenTask, Protocol):
+    """What the side panel needs of the open Task's view (the Task tab is one): where it
+    sits, the preview it follows, the meters that open the budget, the editor it jumps in."""
+
+    agent_shown: SignalInstance
+    work_area: TaskWorkArea
+    live_preview: LivePreview
+    size_meters: SizeMeters
+    links: PreviewLinks
+    editor: TaskEditor
+    unreachable: UnreachableEmbeds
+
+    def set_mode_edit(self, edit: bool) -> None: ...
+
 
 PANEL_WIDTH = 480
 
@@ -49,27 +71,30 @@ class InsightFlow(QObject):
         self,
         runner: Runner,
         messages: Messages,
-        tab: TaskTab,
+        tab: InsightHost,
         view_menu: QMenu | None,
         panel: InsightPanel | None = None,
+        *,
+        owner: QWidget,
     ) -> None:
-        """``panel``: one already built (the Task tab builds it a view at a time)."""
-        super().__init__(tab)
+        """``panel``: one already built (the Task tab builds it a view at a time);
+        ``owner``: the widget its shortcuts and dialogs belong to (the tab)."""
+        super().__init__(owner)
         self._runner = runner
         self._messages = messages
         self._tab = tab
         self.panel = panel if panel is not None else InsightPanel()
         self.panel.hide()
         tab.work_area.addWidget(self.panel)
-        self.commands = InsightActions(tab)
+        self.commands = InsightActions(owner)
         self.commands.add_to(view_menu)
         self.dialog: QDialog | None = None
         self.insight: TaskInsight | None = None
         self._explaining = False
         self._explain_again = False
         self.history: dict[str, tuple[EarlierFile, ...]] = {}
-        self.dialog_parent = tab
-        self.runs = RunFlow(runner, messages, tab, self)
+        self.dialog_parent = owner
+        self.runs = RunFlow(runner, messages, tab, self, self)
         self._wire()
 
     def _wire(self) -> None:
@@ -232,7 +257,7 @@ class InsightFlow(QObject):
 
     def show_budget(self, agent_id: str, view: BudgetView) -> None:
         if self.still(agent_id):
-            self.open_dialog(BudgetDialog(view.budget, view.sizes, self._tab))
+            self.open_dialog(BudgetDialog(view.budget, view.sizes, self.dialog_parent))
 
     def open_dialog(self, dialog: QDialog) -> None:
         if self.dialog is not None:

@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDialog, QWidget
 
+from app.core.marker_reasons import EarlierFile
 from app.desk.open_task import OpenTask
 from app.desk.run_controller import NO_RUNS_LIST, RunController, RunInfo, RunSummary
 from app.desk.runner import Runner
 from app.render.task_insight import BudgetView, ComparedTasks
 from widgets.insight.changes_dialog import ChangesDialog
+from widgets.insight.insight_actions import InsightActions
+from widgets.insight.insight_panel import InsightPanel
 from widgets.insight.run_list_model import RunRow
 from widgets.insight.system_view import SystemViewDialog
 from widgets.window.messages import Messages
 
-if TYPE_CHECKING:
-    from widgets.insight.insight_flow import InsightFlow
+__all__ = ["NO_RUNS_LIST", "RunFlow", "RunsHost"]
 
-__all__ = ["NO_RUNS_LIST", "RunFlow"]
+
+class RunsHost(Protocol):
+    """Where the Runs tab lives: the side panel and its commands, the history References
+    share, and how dialogs open (``InsightFlow`` is one)."""
+
+    panel: InsightPanel
+    commands: InsightActions
+    history: dict[str, tuple[EarlierFile, ...]]
+    dialog_parent: QWidget
+
+    def open_dialog(self, dialog: QDialog) -> None: ...
+
+    def show_budget(self, agent_id: str, view: BudgetView) -> None: ...
 
 
 class RunFlow(QObject):
@@ -27,9 +42,14 @@ class RunFlow(QObject):
     ``insight`` (which keeps the last one). Built from an ``OpenTask``: no tab needed."""
 
     def __init__(
-        self, runner: Runner, messages: Messages, task: OpenTask, insight: InsightFlow
+        self,
+        runner: Runner,
+        messages: Messages,
+        task: OpenTask,
+        insight: RunsHost,
+        parent: QObject | None = None,
     ) -> None:
-        super().__init__(insight)
+        super().__init__(parent)
         self._messages = messages
         self._task = task
         self._insight = insight

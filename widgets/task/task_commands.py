@@ -3,19 +3,79 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from widgets.task.click_to_edit import place_cursor
 
 if TYPE_CHECKING:
-    from widgets.task.task_tab import TaskTab
+    from PySide6.QtCore import SignalInstance
+
+    from app.desk.session import TaskSession
+    from app.desk.session_state import SessionState
+    from widgets.editor.task_editor import TaskEditor
+    from widgets.preview.preview_links import PreviewLinks
+    from widgets.preview.preview_panel import PreviewPanel
+    from widgets.task.conflict_flow import ConflictFlow
+    from widgets.task.live_preview import LivePreview
+    from widgets.task.merge_flow import MergeFlow
+    from widgets.task.unreachable_embeds import UnreachableEmbeds
+    from widgets.task.work_area import TaskWorkArea
+    from widgets.versions.version_flow import VersionFlow
+    from widgets.versions.versions_panel import VersionsPanel
+    from widgets.window.actions import WindowActions
+    from widgets.window.banners import (
+        ConflictBanner,
+        DraftRecoveryBanner,
+        OfflineBanner,
+        UnreachableBanner,
+    )
+    from widgets.window.messages import Messages
+
+
+class TaskParts(Protocol):
+    """The parts of the Prompt tab its commands wire together (the Task tab is one)."""
+
+    commands: WindowActions
+    messages: Messages
+    work_area: TaskWorkArea
+    versions: VersionsPanel
+    version_flow: VersionFlow
+    editor: TaskEditor
+    preview: PreviewPanel
+    links: PreviewLinks
+    live_preview: LivePreview
+    unreachable: UnreachableEmbeds
+    conflict_flow: ConflictFlow
+    merge_flow: MergeFlow
+    conflict_banner: ConflictBanner
+    unreachable_banner: UnreachableBanner
+    offline_banner: OfflineBanner
+    draft_banner: DraftRecoveryBanner
+    features_changed: SignalInstance
+    leave_requested: SignalInstance
+    state: SessionState
+    session: TaskSession | None
+
+    def set_mode_edit(self, edit: bool) -> None: ...
+
+    def save(self) -> None: ...
+
+    def discard(self, undoable: bool = True) -> None: ...
+
+    def open_picker(self, kind: Literal["note", "collection"]) -> None: ...
+
+    def open_local_history(self) -> None: ...
+
+    def on_text_restored(self, text: str) -> None: ...
+
+    def on_text_changed(self) -> None: ...
 
 
 class TaskCommands:
     """Connects the window's commands, the banners' buttons and the version list to the
     tab; restore, keep mine, use theirs, retry and draft recovery go to its session."""
 
-    def __init__(self, tab: TaskTab) -> None:
+    def __init__(self, tab: TaskParts) -> None:
         self.tab = tab
         t = tab  # every line below wires one of the tab's parts
         a = t.commands

@@ -182,7 +182,7 @@ class TaskTab(QWidget, BuiltInParts):
         yield from panel.parts
         yield ()
         view_menu = getattr(actions, "view_menu", None)
-        self._insight = InsightFlow(runner, messages, self, view_menu, panel)
+        self._insight = InsightFlow(runner, messages, self, view_menu, panel, owner=self)
 
     @property
     def insight(self) -> InsightFlow:

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from app.core.edited_reach import broken_to_show
 from app.core.embed_verdicts import EmbedVerdict, server_verdicts
 from app.core.expander import task_display_path
 from app.core.models import BrokenEmbed
 from app.core.viewer_reach import hidden_from_viewer
+from app.desk.open_task import OpenTask
 
 if TYPE_CHECKING:
-    from widgets.task.task_tab import TaskTab
+    from widgets.task.live_preview import LivePreview
+    from widgets.task.task_banners import TaskBanners
+    from widgets.window.agent_header import AgentHeader
+
+
+class MarkedTask(OpenTask, Protocol):
+    """Where the marks go: the open Task's header and banners, and its preview (which says
+    what the edited text's own embeds reach). The Task tab is one."""
+
+    header: AgentHeader
+    banners: TaskBanners
+    live_preview: LivePreview
 
 
 class UnreachableEmbeds:
@@ -20,7 +32,7 @@ class UnreachableEmbeds:
     agent: the sidebar's) stands for the live Task; while the editor holds other text, that
     text's own preview says which of its embeds can't reach their files."""
 
-    def __init__(self, tab: TaskTab) -> None:
+    def __init__(self, tab: MarkedTask) -> None:
         self._tab = tab
         self.lookup: Callable[[str], tuple[BrokenEmbed, ...]] = lambda _agent_id: ()
         self.status_known = False  # the server's embed status has answered on this server
