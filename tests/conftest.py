@@ -28,6 +28,17 @@ def _home_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_settings() -> Iterator[None]:
+    """Each test starts from the settings file as it finds it, never another test's memory
+    of it (the settings' one owner is made again on first use)."""
+    from app.connect.settings_owner import use_settings
+
+    use_settings(None)
+    yield
+    use_settings(None)
+
+
 @pytest.fixture
 def app_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Fresh settings for the app's connection code; never the operator's own."""

@@ -126,8 +126,8 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 
 def setup_logging() -> str:
     """Log to taskdesk.log in the platform's log folder; returns the file's path."""
-    from app.connect.paths import log_dir, settings_path
-    from app.connect.settings import load_settings
+    from app.connect.paths import log_dir
+    from app.connect.settings_owner import settings
 
     folder = log_dir()
     try:
@@ -140,7 +140,7 @@ def setup_logging() -> str:
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
-    level = load_settings(settings_path()).settings.log_level  # validated: DEBUG … ERROR
+    level = settings().log_level  # validated: DEBUG … ERROR
     root.setLevel(getattr(logging, level.upper(), logging.INFO))
     return str(path)
 

@@ -374,8 +374,7 @@ def _keep(
     could not be (a locked keyring, an unwritable token file): they must not believe it kept.
     """
     from app.connect.credentials import CredentialsError
-    from app.connect.paths import settings_path
-    from app.connect.settings import SettingsError, load_settings, save_settings
+    from app.connect.remembered import remember_server
 
     note: UserMessage | None = None
     if tokens is not None and remember:
@@ -385,11 +384,5 @@ def _keep(
             note = warning(exc.message)
         else:
             note = warning(place.note) if place.fell_back else None
-    settings = load_settings(settings_path()).settings
-    settings.remember_server(url)
-    settings.last_server_url = url
-    try:
-        save_settings(settings, settings_path())
-    except SettingsError as exc:
-        log.warning("%s", exc.message)
+    remember_server(url)
     return note

@@ -72,10 +72,9 @@ def workspace_to_serve(data_dir: Path, *, local: bool) -> Path | None:
     Never raises: None, and the start-up meets the problem again and says what it is."""
     try:
         if not local:
-            from app.connect.paths import settings_path
-            from app.connect.settings import load_settings
+            from app.connect.settings_owner import settings
 
-            if load_settings(settings_path()).settings.last_server_url:
+            if settings().last_server_url:
                 return None
         return seed_local_workspace(data_dir)
     except Exception:

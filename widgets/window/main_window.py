@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
 
+from app.connect.settings_owner import settings_owner
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
             self.runner, self._on_embed_status, self._on_embed_status_failed
         )
         self.sidebar = Sidebar(self.agent_model)
+        settings_owner().set_writer(self._write_settings)  # the file: on the disk lane only
         self._status_seen: Connection | None = None  # the server whose embed status is in
         self._follow_pause = QTimer(self)  # activations closer than this ask the server once
         self._follow_pause.setSingleShot(True)
@@ -285,6 +287,12 @@ class MainWindow(QMainWindow):
         self.refresh_embed_status()  # after the Task's request: it is what the operator waits for
         if self.task_tab.session is not None:
             self.task_tab.session.recoverable_drafts()  # offered once the agents are listed
+
+    def _write_settings(self, write: Callable[[], None]) -> None:
+        if self.runner.closed:
+            write()  # after the window's last job: nothing else writes the file now
+        else:
+            self.runner.submit(write, on_done=lambda _: None, lane="disk")
 
     def follow_server_changes(self) -> None:
         """Something may have changed on the server: ask again what the three marks (sidebar,

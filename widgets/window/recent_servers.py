@@ -13,10 +13,9 @@ from app.desk.runner import Runner
 
 
 def _remembered() -> list[RememberedServer]:
-    from app.connect.paths import settings_path
-    from app.connect.settings import load_settings
+    from app.connect.settings_owner import settings
 
-    return list(load_settings(settings_path()).settings.servers)
+    return list(settings().servers)
 
 
 class RecentServers(QObject):

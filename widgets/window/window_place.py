@@ -8,8 +8,9 @@ from PySide6.QtCore import QByteArray, QRect
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMainWindow, QSplitter
 
-from app.connect.paths import settings_path
-from app.connect.settings import SettingsError, load_settings, save_settings
+from app.connect.settings import Settings
+from app.connect.settings_owner import change_settings
+from app.connect.settings_owner import settings as current_settings
 
 log = logging.getLogger("taskdesk")
 
@@ -44,7 +45,7 @@ def _area(rect: QRect) -> int:
 
 def restore_place(window: QMainWindow, splitter: QSplitter) -> None:
     """Put the window where it was on this screen set-up (else where it was last), on screen."""
-    settings = load_settings(settings_path()).settings
+    settings = current_settings()
     key = screen_setup()
     geometry = settings.window_geometries.get(key) or settings.window_geometry
     if geometry:
@@ -58,15 +59,14 @@ def restore_place(window: QMainWindow, splitter: QSplitter) -> None:
 
 def keep_place(window: QMainWindow, splitter: QSplitter) -> None:
     """Remember where the window is, for this screen set-up (written when it closes)."""
-    path = settings_path()
-    settings = load_settings(path).settings
     geometry = bytes(window.saveGeometry().toBase64().data()).decode("ascii")
     sizes = splitter.sizes()
     key = screen_setup()
-    settings.window_geometry, settings.splitter_sizes = geometry, sizes
-    settings.window_geometries[key] = geometry
-    settings.splitters[key] = sizes
-    try:
-        save_settings(settings, path)
-    except SettingsError as exc:
-        log.warning("the window's place was not kept: %s", exc.message)
+
+    def edit(settings: Settings) -> bool:
+        settings.window_geometry, settings.splitter_sizes = geometry, sizes
+        settings.window_geometries[key] = geometry
+        settings.splitters[key] = sizes
+        return True
+
+    change_settings(edit)
