@@ -51,8 +51,6 @@ class Settings:
     # splitter, so a laptop alone and docked each get their own place back.
     window_geometries: dict[str, str] = field(default_factory=dict)
     splitters: dict[str, list[int]] = field(default_factory=dict)
-    preview_debounce_ms: int = 300
-    editor_font_size: int = 12
     log_level: str = "INFO"
     side_by_side: bool = False  # View › Side by side: Edit and Preview together
 
@@ -144,15 +142,6 @@ def _size_map(value: object) -> dict[str, list[int]]:
     return {key: _sizes(sizes) for key, sizes in value.items()}
 
 
-def _ranged(low: int, high: int) -> Callable[[object], int]:
-    def check(value: object) -> int:
-        if not _is_int(value) or not low <= value <= high:
-            raise ValueError
-        return int(value)
-
-    return check
-
-
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError
@@ -175,8 +164,6 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "splitter_sizes": _sizes,
     "window_geometries": _str_map,
     "splitters": _size_map,
-    "preview_debounce_ms": _ranged(0, 10_000),
-    "editor_font_size": _ranged(6, 72),
     "log_level": _log_level,
     "side_by_side": _bool,
 }

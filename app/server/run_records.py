@@ -117,8 +117,3 @@ def runs_of(tx: Transaction, agent_id: str) -> list[RunSummary]:
         )
         for row in rows
     ]
-
-
-def run_count(tx: Transaction, agent_id: str) -> int:
-    row = tx.conn.execute("SELECT COUNT(*) FROM runs WHERE agent_id = ?", (agent_id,)).fetchone()
-    return int(row[0])

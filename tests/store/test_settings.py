@@ -34,8 +34,6 @@ def test_round_trip(settings_path: Path) -> None:
         window_geometry="AdnQywADAAAAAAB",
         last_agent={"https://tasks.example.com": "a_scout"},
         splitter_sizes=[300, 700],
-        preview_debounce_ms=150,
-        editor_font_size=14,
         log_level="DEBUG",
     )
     settings.remember_server("https://tasks.example.com/", "Acme")
@@ -75,8 +73,8 @@ def test_bad_values_fall_back_one_by_one(settings_path: Path) -> None:
     settings_path.write_text(
         json.dumps(
             {
-                "editor_font_size": "huge",
-                "preview_debounce_ms": -5,
+                "side_by_side": "yes",
+                "window_geometry": 5,
                 "splitter_sizes": [100, True],
                 "log_level": "debug",
                 "servers": [{"url": "http://a"}, {"name": "no url"}],
@@ -87,11 +85,11 @@ def test_bad_values_fall_back_one_by_one(settings_path: Path) -> None:
     )
     loaded = load_settings(settings_path)
     s = loaded.settings
-    assert (s.editor_font_size, s.preview_debounce_ms, s.splitter_sizes) == (12, 300, [])
+    assert (s.side_by_side, s.window_geometry, s.splitter_sizes) == (False, None, [])
     assert s.log_level == "DEBUG" and s.last_agent == {"http://a": "a_1"}
     assert s.servers == []
     assert loaded.warning is not None
-    for name in ("editor_font_size", "preview_debounce_ms", "splitter_sizes", "servers"):
+    for name in ("side_by_side", "window_geometry", "splitter_sizes", "servers"):
         assert name in loaded.warning
     assert "log_level" not in loaded.warning
 
@@ -117,3 +115,11 @@ def test_paths_follow_taskdesk_home(tmp_path: Path) -> None:
     assert paths.token_file_path(env) == tmp_path / "config" / "tokens.json"
     assert paths.cache_dir(env) == tmp_path / "cache"
     assert paths.data_dir({}).name == "taskdesk"  # the platform folder otherwise
+
+
+def test_settings_no_longer_kept_are_read_past_without_a_warning(settings_path: Path) -> None:
+    """An older file's preview_debounce_ms and editor_font_size (never read: gone) are ignored."""
+    settings_path.parent.mkdir(parents=True)
+    settings_path.write_text(json.dumps({"preview_debounce_ms": 300, "editor_font_size": 12}))
+    loaded = load_settings(settings_path)
+    assert loaded.settings == Settings() and loaded.warning is None
