@@ -4,6 +4,9 @@ The reference server answers for every guild in one request (EXTENSION), so star
 the same requests for 5 guilds as for 500. A server without it is asked per guild, at most
 ``PER_GUILD_AT_ONCE`` at a time, so the Task the operator opened is never queued behind a
 request per guild on the network pool.
+
+Each answer is asked with the last one's ETag (a 304 when unchanged) and kept as the offline
+copy; when the server can't be reached, the copy marks the agents as they were last seen.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from app.core.models import AgentEmbedStatus
 from app.desk.runner import Runner
+from app.desk.session_steps import is_connection_trouble
+from app.store.records import Cached
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
@@ -23,6 +28,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PER_GUILD_AT_ONCE = 2
+WHOLE_ORG = ""
+"""The offline copy's key for the org-wide answer (a guild's answer is filed by its id)."""
 
 
 class EmbedMarks:
@@ -55,6 +62,8 @@ class EmbedMarks:
                 on_error=partial(self._org_failed, connection),
             )
             return
+        if guild_ids is None and connection.offline_as_of is not None:
+            self._from_copy(connection, WHOLE_ORG)  # opened offline: the org copy, if any
         wanted = list(guild_ids) if guild_ids is not None else connection.guild_ids()
         self._waiting.extend(g for g in wanted if g not in self._waiting)
         self._next(connection)
@@ -70,6 +79,8 @@ class EmbedMarks:
             self.refresh(connection)
             return
         self._on_failed(exc)
+        if is_connection_trouble(exc):
+            self._from_copy(connection, WHOLE_ORG)
 
     def _next(self, connection: Connection) -> None:
         while self._waiting and self._in_flight < PER_GUILD_AT_ONCE:
@@ -77,25 +88,63 @@ class EmbedMarks:
             self._in_flight += 1
             self._runner.submit(
                 partial(connection.client.embed_status, guild_id),
-                on_done=partial(self._guild_answered, connection),
-                on_error=partial(self._guild_failed, connection),
+                on_done=partial(self._guild_answered, connection, guild_id),
+                on_error=partial(self._guild_failed, connection, guild_id),
             )
 
     def _answered(self, connection: Connection, statuses: list[AgentEmbedStatus]) -> None:
         if connection is self._connection:
             connection.features.org_embed_status = True
             self._on_answer(statuses)
+            self._keep_copy(connection, WHOLE_ORG, statuses)
 
-    def _guild_answered(self, connection: Connection, statuses: list[AgentEmbedStatus]) -> None:
+    def _guild_answered(
+        self, connection: Connection, guild_id: str, statuses: list[AgentEmbedStatus]
+    ) -> None:
         if connection is not self._connection:
             return
         self._in_flight -= 1
         self._on_answer(statuses)
+        self._keep_copy(connection, guild_id, statuses)
         self._next(connection)
 
-    def _guild_failed(self, connection: Connection, exc: BaseException) -> None:
+    def _guild_failed(self, connection: Connection, guild_id: str, exc: BaseException) -> None:
         if connection is not self._connection:
             return
         self._in_flight -= 1
         self._on_failed(exc)
+        if is_connection_trouble(exc):
+            self._from_copy(connection, guild_id)
         self._next(connection)
+
+    # ---------------------------------------------------------------- the offline copy
+
+    def _keep_copy(
+        self, connection: Connection, key: str, statuses: list[AgentEmbedStatus]
+    ) -> None:
+        store, server = connection.store, connection.server_key
+        self._runner.submit(
+            lambda: store.put_embed_status(server, key, statuses),
+            on_done=_ignore,
+            on_error=lambda exc: log.info("no offline copy of the embed status: %s", exc),
+            lane="disk",
+        )
+
+    def _from_copy(self, connection: Connection, key: str) -> None:
+        """The marks as last seen, while the server can't be reached (a copy, if any)."""
+        store, server = connection.store, connection.server_key
+
+        def shown(cached: Cached[list[AgentEmbedStatus]] | None) -> None:
+            if cached is not None and connection is self._connection:
+                self._on_answer(list(cached.value))
+
+        self._runner.submit(
+            lambda: store.get_embed_status(server, key),
+            on_done=shown,
+            on_error=lambda exc: log.info("no offline copy of the embed status: %s", exc),
+            lane="disk",
+        )
+
+
+def _ignore(_: object) -> None:
+    pass

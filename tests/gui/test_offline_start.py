@@ -39,3 +39,28 @@ def test_a_server_never_seen_and_gone_says_so(qtbot, make_window, live_server: L
     window.connect_to(ConnectRequest(live_server.url, live_server.token("ann"), remember=False))
     qtbot.waitUntil(lambda: any("cannot be reached" in e for e in errors), timeout=LOAD_TIMEOUT_MS)
     assert window.connection is None
+
+
+def test_offline_the_marks_are_the_ones_last_seen(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    """The embed status is kept as the offline copy: opened with the server gone, the sidebar
+    and the header still mark Scout's unreachable embeds as they were last seen."""
+    request = ConnectRequest(live_server.url, live_server.token("ann"), remember=False)
+    first = make_window()
+    with qtbot.waitSignal(first.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        first.connect_to(request)
+    qtbot.waitUntil(lambda: bool(first.agent_model.broken_embeds("a_scout")), timeout=10_000)
+    seen = first.agent_model.broken_embeds("a_scout")
+    first.runner.wait_idle()  # the copy is written on the disk lane
+    first._closing_confirmed = True
+    first.close()
+    live_server.stop()
+
+    again = make_window()
+    with qtbot.waitSignal(again.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        again.connect_to(request)
+    qtbot.waitUntil(lambda: again.agent_model.broken_embeds("a_scout") == seen, timeout=10_000)
+    assert again.connection is not None and again.connection.offline_as_of is not None
+    assert again.task_tab.agent is not None and again.task_tab.agent.id == "a_scout"
+    qtbot.waitUntil(lambda: again.task_tab.header.is_marked_unreachable(), timeout=10_000)
