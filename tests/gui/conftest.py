@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+from app.client import TaskdeskClient
 from tests.live_server import LiveServer
 from tests.window_steps import WindowFactory, fresh_home, make_window, sign_in
 from widgets.window.main_window import MainWindow
 
 __all__ = ["fresh_home", "make_window"]
+
+
+@pytest.fixture
+def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
+    """A second operator saving through their own client while Ann works in the window."""
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
+        yield client
 
 
 @pytest.fixture

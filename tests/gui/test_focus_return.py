@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication
 
@@ -18,12 +15,6 @@ from tests.window_steps import (
     type_at_end,
 )
 from widgets.window.main_window import MainWindow
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def _active(qtbot, window: MainWindow) -> None:

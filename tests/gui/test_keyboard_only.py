@@ -6,14 +6,9 @@ earlier version and restore it: no clicks, no calls on widgets, only keys.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.client import TaskdeskClient
-from tests.live_server import LiveServer
 from tests.window_steps import LOAD_TIMEOUT_MS, saved
 from widgets.window.main_window import MainWindow
 
@@ -21,12 +16,6 @@ Key = Qt.Key
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 ALT = Qt.KeyboardModifier.AltModifier
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def _focused() -> QWidget:

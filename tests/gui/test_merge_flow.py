@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
@@ -12,7 +10,6 @@ from app.client import TaskdeskClient
 from app.core.merge import Resolution
 from app.core.merge_layout import MINE_MARKER, THEIRS_MARKER
 from app.core.models import TaskDoc
-from tests.live_server import LiveServer
 from tests.window_steps import open_agent, said, saved
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
@@ -34,13 +31,6 @@ BASE = (
 THEIR_LINE = "Sign each reply with the team's name.\n"
 MY_LINE = "Sign every reply with your own name.\n"
 SIGN_LINE = "Sign every reply with the agent's name.\n"
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    """The second writer, saving through their own client while Ann edits in the window."""
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def _start_from_base(qtbot, window: MainWindow, bob: TaskdeskClient) -> int:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from app.client import TaskdeskClient
 from app.client.errors import NotFound
 from app.desk.note_loader import AGENT_CANT_READ, read_note_view
-from tests.live_server import LiveServer
 from widgets.preview.note_preview import NOT_REACHABLE
 from widgets.window.main_window import MainWindow
 
@@ -17,12 +14,6 @@ TIMEOUT = 10_000
 STYLE_GUIDE = "org/o_acme/guilds/guild_ops/style-guide.md"
 METHODS = "org/o_acme/guilds/guild_research/methods.md"  # Scout is not in Research
 RETIRED = "org/o_acme/guilds/guild_ops/retired-playbook.md"  # no such note
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def _click(qtbot, window: MainWindow, path: str):  # -> NotePreviewDialog

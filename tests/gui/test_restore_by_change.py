@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from PySide6.QtCore import Qt
 
 from app.client import TaskdeskClient
-from tests.live_server import LiveServer
 from tests.window_steps import open_agent, said
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
@@ -17,12 +13,6 @@ TIMEOUT = 10_000
 AGENT = "a_writer"
 OLD = "# Writer\n\nBe brief.\n\nSign every reply.\n\nNo jargon.\n"
 NEW = "# Writer (house)\n\nBe brief.\n\nSign every reply.\n\nNo jargon at all.\n"
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def _compare_old(qtbot, window: MainWindow, bob: TaskdeskClient) -> int:

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
 from app.client import TaskdeskClient
-from tests.live_server import LiveServer
 from tests.window_steps import open_agent, saved, type_at_end
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
-
-
-@pytest.fixture
-def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
-    """A second operator saving through their own client while Ann edits."""
-    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
-        yield client
 
 
 def test_edit_and_save_reaches_the_server(qtbot, window: MainWindow, bob) -> None:
