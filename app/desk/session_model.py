@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from enum import Enum
 
 from app.core.models import TaskDoc
+from app.desk.draft_offer import DraftOffer
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.save_intents import EDIT, AfterSave, SaveReason
-from app.desk.session_state import DraftOffer, SessionState
 
 
 class SessionPhase(Enum):
@@ -127,26 +127,138 @@ class SessionModel:
         return None
 
     def snapshot(self) -> SessionState:
-        """What the window draws."""
-        return SessionState(
-            agent_id=self.agent_id,
-            base_version=self.base_version,
-            base_text=self.base_text,
-            live=self.live,
-            dirty=self.dirty,
-            saving=self.phase is SessionPhase.SAVING,
-            pending_save=self.phase is SessionPhase.SAVE_OWED or self.save_again,
-            offline=self.offline,
-            offline_as_of=self.last_contact if self.offline else None,
-            conflict=self.conflict,
-            saved_text_confirmed=self.confirmed,
-            draft=self.draft,
-            loading=self.loading,
-            from_cache=self.from_cache,
-            retry_in_s=self.retry_in,
-        )
+        """What the window draws: a read-only view of this model."""
+        return SessionState(self)
 
 
 def iso(moment: datetime) -> str:
     """``moment`` as the window shows it: ISO 8601 UTC to the second."""
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class SessionState:
+    """Everything the window needs to draw the save/conflict/offline parts of the Prompt tab.
+
+    - ``base_version``: the version the editor text is based on (what a save expects).
+    - ``base_text``: the server's text of ``base_version`` when known: a merge's base.
+    - ``live``: the newest Task known from the server (or the cache, see ``from_cache``).
+    - ``dirty``: the editor holds edits the server does not have.
+    - ``saving``: one save is in flight (never more than one).
+    - ``pending_save``: a save is owed: waiting for the server to come back, or queued
+      behind the one in flight.
+    - ``offline`` / ``offline_as_of``: the server cannot be reached; the text shown is the
+      copy fetched at ``offline_as_of`` (None when nothing was ever fetched).
+    - ``conflict``: someone else's newer version, while the operator chooses Keep mine or
+      Use theirs. Nothing is saved until they choose.
+    - ``saved_text_confirmed``: the server holds exactly the editor text; only then may the
+      window say "Saved".
+    - ``draft``: a draft from an earlier session the operator has not answered yet.
+    - ``loading``: the Task has not arrived yet.
+    - ``retry_in_s``: seconds until the next automatic try while offline (None otherwise).
+
+    A read-only view of the session's ``SessionModel`` (``model``: None before any agent is
+    open), so nothing the window reads is a second copy of the session's facts. Two views are
+    equal when every field the window draws is.
+    """
+
+    __slots__ = ("_m",)
+
+    FIELDS = (
+        "agent_id",
+        "base_version",
+        "base_text",
+        "live",
+        "dirty",
+        "saving",
+        "pending_save",
+        "offline",
+        "offline_as_of",
+        "conflict",
+        "saved_text_confirmed",
+        "draft",
+        "loading",
+        "from_cache",
+        "retry_in_s",
+    )
+
+    def __init__(self, model: SessionModel | None = None) -> None:
+        self._m = model if model is not None else SessionModel()
+
+    @property
+    def agent_id(self) -> str | None:
+        return self._m.agent_id
+
+    @property
+    def base_version(self) -> int | None:
+        return self._m.base_version
+
+    @property
+    def base_text(self) -> str | None:
+        return self._m.base_text
+
+    @property
+    def live(self) -> TaskDoc | None:
+        return self._m.live
+
+    @property
+    def dirty(self) -> bool:
+        return self._m.dirty
+
+    @property
+    def saving(self) -> bool:
+        return self._m.put is not None  # a put is in flight exactly while SAVING
+
+    @property
+    def pending_save(self) -> bool:
+        m = self._m
+        return m.save_again or m.phase is SessionPhase.SAVE_OWED
+
+    @property
+    def offline(self) -> bool:
+        return self._m.offline
+
+    @property
+    def offline_as_of(self) -> str | None:
+        return self._m.last_contact if self._m.offline else None
+
+    @property
+    def conflict(self) -> TaskDoc | None:
+        return self._m.conflict
+
+    @property
+    def saved_text_confirmed(self) -> bool:
+        return self._m.confirmed
+
+    @property
+    def draft(self) -> DraftOffer | None:
+        return self._m.draft
+
+    @property
+    def loading(self) -> bool:
+        return self._m.loading
+
+    @property
+    def from_cache(self) -> bool:
+        return self._m.from_cache
+
+    @property
+    def retry_in_s(self) -> float | None:
+        return self._m.retry_in
+
+    @property
+    def has_unsaved(self) -> bool:
+        """Leaving now would drop something: edits, an owed save, or an open conflict."""
+        return self.dirty or self.pending_save or self.saving or self.conflict is not None
+
+    def _drawn(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SessionState) and self._drawn() == other._drawn()
+
+    def __hash__(self) -> int:
+        return hash(self._drawn())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.FIELDS)
+        return f"SessionState({shown})"
