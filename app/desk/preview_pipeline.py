@@ -15,6 +15,7 @@ from app.core import user_message
 from app.core.expander import Expansion
 from app.core.models import Reader
 from app.core.user_message import MessageKey
+from app.core.viewer_reach import task_markers
 from app.desk.runner import Runner
 from app.render.preview_notes import PreviewExpansion
 from app.store.errors import StoreError
@@ -41,10 +42,13 @@ class PreviewSource(Protocol):
 class PreviewRender(Protocol):
     """An expanded Task as sanitised preview HTML (``app.render.preview_html.render_preview``).
 
-    ``unchecked``: marker paths the app could not check, drawn as "not checked".
+    ``unchecked``: marker paths the app could not check, drawn as "not checked";
+    ``withheld``: the Task's own markers that the agent reads and the viewer may not.
     """
 
-    def __call__(self, expansion: Expansion, *, unchecked: frozenset[str]) -> str: ...
+    def __call__(
+        self, expansion: Expansion, *, unchecked: frozenset[str], withheld: frozenset[str]
+    ) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +106,10 @@ class PreviewPipeline(QObject):
         self._notes = notes
         self._text_source = text_source
         self._render = render
+        # The Task embeds the agent can't reach, per the server's embed status, when the viewer
+        # may not read every note (None: an operator, or the status is not in): a Task marker
+        # that is not among them is a note the agent reads, drawn so (app.core.viewer_reach).
+        self.agent_cannot_reach: frozenset[str] | None = None
         self._context: PreviewContext | None = None
         self._contexts = 0  # bumped by every set_context(): a job's answer is for its own
         self._requested = 0  # bumped by every schedule()
@@ -148,6 +156,7 @@ class PreviewPipeline(QObject):
         text = self._text_source()
         version, serial = self._requested, self._contexts
         notes, render = self._notes, self._render or _render_preview
+        agent_cannot_reach = self.agent_cannot_reach
         reported = self._progress  # emitted from the worker: queued to the GUI thread
 
         def progress(done: int, asked: int) -> None:
@@ -166,9 +175,16 @@ class PreviewPipeline(QObject):
             unchecked = frozenset(
                 [b.path for b in found.expansion.broken] if found.unsupported else found.unknown
             )
+            withheld = (
+                frozenset()
+                if agent_cannot_reach is None
+                else frozenset(task_markers(found.expansion.pieces))
+                - agent_cannot_reach
+                - unchecked
+            )
             return PreviewResult(
                 expansion=found.expansion,
-                html=render(found.expansion, unchecked=unchecked),
+                html=render(found.expansion, unchecked=unchecked, withheld=withheld),
                 from_cache=found.from_cache,
                 unknown=tuple(found.unknown),
                 unsupported=found.unsupported,
@@ -213,12 +229,14 @@ class PreviewPipeline(QObject):
             self._start()
 
 
-def _render_preview(expansion: Expansion, *, unchecked: frozenset[str]) -> str:
+def _render_preview(
+    expansion: Expansion, *, unchecked: frozenset[str], withheld: frozenset[str]
+) -> str:
     """The Markdown renderer, loaded on the runner by the first preview: its modules (~80 ms)
     are not on the way to the first Task on screen."""
     from app.render.preview_html import render_preview
 
-    return render_preview(expansion, unchecked=unchecked)
+    return render_preview(expansion, unchecked=unchecked, withheld=withheld)
 
 
 def _preview_problem(exc: BaseException) -> str:

@@ -66,6 +66,12 @@ def marker_chip(piece: MarkerPiece) -> str:
     return _chip("embed-marker", piece.path, label)
 
 
+def withheld_chip(piece: MarkerPiece) -> str:
+    """A Task embed the agent reads and the viewer may not (``app.core.viewer_reach``)."""
+    label = f"◐&nbsp;{_text(piece.path)} — the agent reads this note; you can't see its text"
+    return _chip("embed-withheld", piece.path, label)
+
+
 def unchecked_chip(piece: MarkerPiece) -> str:
     """An embed the app could not check (offline, or no note text from this server)."""
     label = f"?&nbsp;{_text(piece.path)} — not checked"

@@ -57,20 +57,29 @@ class PreviewRenderer:
         """Sanitised HTML of a note or any Markdown text, without embeds."""
         return self.blocks.render(text)
 
-    def render_preview(self, expansion: Expansion, unchecked: frozenset[str] = frozenset()) -> str:
+    def render_preview(
+        self,
+        expansion: Expansion,
+        unchecked: frozenset[str] = frozenset(),
+        withheld: frozenset[str] = frozenset(),
+    ) -> str:
         """Sanitised HTML of an expanded Task: each embed drawn by kind (see embed_html).
 
         ``unchecked``: marker paths the app could not check (offline with nothing cached, or a
         server that shares no note text); they are drawn as "not checked", not as unreachable.
+        ``withheld``: the Task's own marker paths that the agent reads and the viewer may not.
         """
-        return self.render_pieces(expansion.pieces, unchecked)
+        return self.render_pieces(expansion.pieces, unchecked, withheld)
 
     def clear(self) -> None:
         self.blocks.clear()
         self._notes.clear()
 
     def render_pieces(
-        self, pieces: Sequence[Piece], unchecked: frozenset[str] = frozenset()
+        self,
+        pieces: Sequence[Piece],
+        unchecked: frozenset[str] = frozenset(),
+        withheld: frozenset[str] = frozenset(),
     ) -> str:
         texts = [p.text for p in pieces if isinstance(p, TextPiece)]
         embeds: list[EmbedPiece] = [p for p in pieces if not isinstance(p, TextPiece)]
@@ -97,12 +106,16 @@ class PreviewRenderer:
                 continue
             keyed = _renumber(token, prefix, block)
             rendered = self.blocks.render_block(keyed, definitions)
-            fill = partial(self._fill, found=found, unchecked=unchecked)
+            fill = partial(self._fill, found=found, unchecked=unchecked, withheld=withheld)
             out.append(placed.sub(fill, rendered))
         return "\n".join(out)
 
     def _fill(
-        self, match: re.Match[str], found: list[EmbedPiece], unchecked: frozenset[str]
+        self,
+        match: re.Match[str],
+        found: list[EmbedPiece],
+        unchecked: frozenset[str],
+        withheld: frozenset[str] = frozenset(),
     ) -> str:
         index = int(match.group(2))
         if index >= len(found):  # a token Markdown copied out of a link definition
@@ -121,6 +134,8 @@ class PreviewRenderer:
             # A note alone in its paragraph replaces the paragraph; inside prose it
             # still draws as a block, which Qt lays out after the text before it.
             return block if open_p and close_p else open_p + block + close_p
+        if isinstance(piece, MarkerPiece) and piece.path in withheld:
+            return open_p + embed_html.withheld_chip(piece) + close_p
         return open_p + self._chip(piece, unchecked) + close_p
 
     @staticmethod
@@ -154,9 +169,10 @@ def render_preview(
     renderer: PreviewRenderer | None = None,
     *,
     unchecked: frozenset[str] = frozenset(),
+    withheld: frozenset[str] = frozenset(),
 ) -> str:
     """Sanitised preview HTML of an expanded Task (shared caches unless given a renderer)."""
-    return (renderer or _shared).render_preview(expansion, unchecked)
+    return (renderer or _shared).render_preview(expansion, unchecked, withheld)
 
 
 def render_markdown(text: str, renderer: PreviewRenderer | None = None) -> str:

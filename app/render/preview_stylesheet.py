@@ -6,7 +6,8 @@ pre { background-color: #f6f8fa; }
 code { background-color: #f6f8fa; }
 th { background-color: #f0f0f0; }
 th, td { padding: 3px 8px; }
-a.embed-collection, a.embed-repeat, a.embed-marker, a.embed-unchecked, a.embed-note-chip {
+a.embed-collection, a.embed-repeat, a.embed-marker, a.embed-unchecked, a.embed-withheld,
+a.embed-note-chip {
   text-decoration: none;
 }
 """

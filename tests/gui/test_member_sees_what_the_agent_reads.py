@@ -22,6 +22,13 @@ def test_a_note_the_agent_reads_is_not_missing_for_a_member(
     highlighter = tab.editor.highlighter
     qtbot.waitUntil(lambda: highlighter.verdict(RUNBOOK) == "withheld", timeout=TIMEOUT)
     assert highlighter.verdict(METHODS) == "unreachable"
+    # The preview draws it as the agent's read, not as the red "not reachable" chip.
+    qtbot.waitUntil(
+        lambda: tab.last_preview is not None and "embed-withheld" in tab.last_preview.html,
+        timeout=TIMEOUT,
+    )
+    html = tab.last_preview.html
+    assert f"{RUNBOOK} — not reachable" not in html and f"{METHODS} — not reachable" in html
 
     # The banner (the server's list, the agent's) and References count the same unreachable.
     qtbot.waitUntil(lambda: tab.unreachable_banner.isVisible(), timeout=TIMEOUT)

@@ -212,8 +212,13 @@ class LivePreview(QObject):
             return None, set()
         return tuple(result.expansion.broken), set(result.unknown)
 
-    def mark_from_server(self) -> None:
-        """The embed status changed: redraw the marks that depend on it."""
+    def mark_from_server(self, agent_cannot_reach: frozenset[str] | None = None) -> None:
+        """The embed status changed: redraw the marks that depend on it. ``agent_cannot_reach``:
+        the Task embeds the agent can't reach when the viewer may not read every note (None:
+        an operator, or not known), so the preview draws the rest as the agent's reads."""
+        if self.pipeline is not None and self.pipeline.agent_cannot_reach != agent_cannot_reach:
+            self.pipeline.agent_cannot_reach = agent_cannot_reach
+            self.pipeline.schedule()
         if self.last_preview is not None:
             with self._not_an_edit():
                 self._editor.set_verdicts(self._verdicts(self.last_preview))

@@ -248,7 +248,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.unreachable.lookup = lookup
         self.unreachable.status_known = True
         self.unreachable.show()
-        self.live_preview.mark_from_server()
+        self.live_preview.mark_from_server(self.unreachable.agent_cannot_reach())
         if changed:
             self.live_preview.follow_server()
 
@@ -265,6 +265,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.provenance.clear()
         self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
         self.unreachable.show()
+        self.live_preview.mark_from_server(self.unreachable.agent_cannot_reach())  # this agent's
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
         # The last agent's text must never stand for this one's; clearing it is no edit.

@@ -52,6 +52,14 @@ class UnreachableEmbeds:
             status_known=self.status_known,
         )
 
+    def agent_cannot_reach(self) -> frozenset[str] | None:
+        """The Task's own embeds the agent can't reach, for a viewer who may not read every
+        note once the status is in (None otherwise: every marker is the viewer's and agent's)."""
+        connection = self._tab.connection
+        if connection is None or connection.me.type == "operator" or not self.status_known:
+            return None
+        return frozenset(b.path for b in self.saved() if b.hop == 1)
+
     def saved_paths(self) -> set[str]:
         return {b.path for b in self.saved()}
 
