@@ -16,9 +16,8 @@ ME = "me"
 AGENTS = "agents"
 GUILDS = "guilds"
 TASK = "task"  # key: agent id
-EMBEDDABLE = "embeddable_notes"
 NOTE = "note"  # key: display path; body NULL records "the server said it doesn't exist"
-EMBED_STATUS = "embed_status"  # key: guild id
+EMBED_STATUS = "embed_status"  # key: guild id ("" for the whole org)
 
 
 def put(

@@ -15,7 +15,7 @@ import orjson
 
 from app.core import model_json
 from app.core.model_json import Fields, objects
-from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
+from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me, OrgFile, TaskDoc
 
 T = TypeVar("T")
 
@@ -57,10 +57,6 @@ def agents(data: object) -> list[AgentRow]:
 
 def guilds(data: object) -> list[Guild]:
     return [model_json.guild(g) for g in objects(data, "a guild")]
-
-
-def embeddable_notes(data: object) -> list[EmbeddableNote]:
-    return [model_json.embeddable_note(n) for n in objects(data, "a note")]
 
 
 def embed_status(data: object) -> list[AgentEmbedStatus]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 
-from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
+from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me, OrgFile, TaskDoc
 from app.store import cache, cache_codec, drafts, history
 from app.store.database import StoreDatabase
 from app.store.records import Cached, Draft, HistoryEntry, utc_from_seconds
@@ -158,13 +158,6 @@ class LocalStore:
     def get_task(self, server: str, agent_id: str) -> Cached[TaskDoc] | None:
         with self._db.reading("read the offline copy") as conn:
             return cache.get(conn, server, cache.TASK, agent_id, cache_codec.task_doc)
-
-    def put_embeddable_notes(self, server: str, notes: Iterable[EmbeddableNote]) -> None:
-        self._put(server, cache.EMBEDDABLE, "", list(notes))
-
-    def get_embeddable_notes(self, server: str) -> Cached[list[EmbeddableNote]] | None:
-        with self._db.reading("read the offline copy") as conn:
-            return cache.get(conn, server, cache.EMBEDDABLE, "", cache_codec.embeddable_notes)
 
     def put_notes(self, server: str, notes: Iterable[OrgFile]) -> None:
         """Cache notes (with their access lists), all in one transaction."""

@@ -16,7 +16,6 @@ from app.core.models import (
     AgentEmbedStatus,
     AgentRow,
     BrokenEmbed,
-    EmbeddableNote,
     Guild,
     Me,
     OrgFile,
@@ -50,10 +49,6 @@ def test_every_kind_round_trips_with_its_fetch_time(store: LocalStore, clock) ->
     me = Me("u_ann", "Ann", "operator", "o_acme")
     agents = [AgentRow("a_scout", "Scout", "guild_ops", 3)]
     guilds = [Guild("guild_ops", "Operations")]
-    notes = [
-        EmbeddableNote(NOTE.display_path, "Style guide", "note", "guild"),
-        EmbeddableNote("org/o_acme/customers", "Customers", "collection", "org"),
-    ]
     status = [
         AgentEmbedStatus("a_scout", (BrokenEmbed("org/o_acme/gone.md", 1, TASK.display_path),)),
         AgentEmbedStatus("a_quiet"),
@@ -62,7 +57,6 @@ def test_every_kind_round_trips_with_its_fetch_time(store: LocalStore, clock) ->
     store.put_agents(SERVER, agents)
     store.put_guilds(SERVER, guilds)
     store.put_task(SERVER, TASK)
-    store.put_embeddable_notes(SERVER, notes)
     store.put_note(SERVER, NOTE)
     store.put_embed_status(SERVER, "guild_ops", status)
     fetched = datetime.fromtimestamp(clock.now, UTC)
@@ -71,7 +65,6 @@ def test_every_kind_round_trips_with_its_fetch_time(store: LocalStore, clock) ->
     assert store.get_agents(SERVER) == (agents, fetched)
     assert store.get_guilds(SERVER) == (guilds, fetched)
     assert store.get_task(SERVER, "a_scout") == (TASK, fetched)
-    assert store.get_embeddable_notes(SERVER) == (notes, fetched)
     assert store.get_note(SERVER, NOTE.display_path) == (NOTE, fetched)
     assert store.get_embed_status(SERVER, "guild_ops") == (status, fetched)
 
