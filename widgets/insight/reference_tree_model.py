@@ -154,8 +154,8 @@ class ReferenceTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             return f"{item.path}\n{explanation(item)}"
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
-            if item.outcome == "marker":
-                return icon("unreachable")
+            if item.outcome == "marker" and not is_hidden(item.reason):
+                return icon("unreachable")  # a note the agent reads is drawn as a note
             return icon("collection" if item.outcome == "collection" else "note")
         if role == REFERENCE_ROLE:
             return item
