@@ -28,6 +28,9 @@ def test_a_note_the_agent_reads_is_not_missing_for_a_member(
         timeout=TIMEOUT,
     )
     html = tab.last_preview.html
+    # The size of what the member can see does not pass for the run's.
+    meter = tab.size_meters.embeds_meter
+    qtbot.waitUntil(lambda: "notes you can't see" in meter.figures(), timeout=TIMEOUT)
     assert f"{RUNBOOK} — not reachable" not in html and f"{METHODS} — not reachable" in html
 
     # The banner (the server's list, the agent's) and References count the same unreachable.

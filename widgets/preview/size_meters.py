@@ -63,9 +63,10 @@ class SizeMeter(QWidget):
             self.clicked.emit()
         super().mousePressEvent(event)
 
-    def set_size(self, size: int | None) -> None:
+    def set_size(self, size: int | None, *, partial: bool = False) -> None:
         """UTF-8 bytes; None: not counted yet (another agent's Task is loading), shown as no
-        figure rather than a stale one."""
+        figure rather than a stale one. ``partial``: the figure leaves out notes the agent
+        reads and the viewer may not, so it says so rather than pass for the run's."""
         self.shown_bytes = size or 0
         self.bar.setValue(min(self.shown_bytes, self.limit))
         level = self.level()
@@ -77,8 +78,15 @@ class SizeMeter(QWidget):
             figures = f"{format_kb(size)} of {format_kb(self.limit)}"
             if level == "over":
                 figures += " — over the limit"
+            tip = f"{size:,} of {self.limit:,} bytes. Click for the breakdown."
+            if partial:
+                figures += " + notes you can't see"
+                tip = (
+                    f"{size:,} bytes of the notes you can read, of {self.limit:,}. The run also "
+                    "embeds notes the agent reads and you can't see, so it embeds more."
+                )
             self.setAccessibleName(f"{self.title}: {figures}")
-            self.setToolTip(f"{size:,} of {self.limit:,} bytes. Click for the breakdown.")
+            self.setToolTip(tip)
         self.figures_label.setText(figures)
         self.bar.setAccessibleDescription(figures)
         for widget in (self, self.bar, self.figures_label):
@@ -113,8 +121,11 @@ class SizeMeters(QWidget):
         self.task_meter.set_size(None)
         self.embeds_meter.set_size(None)
 
-    def set_sizes(self, task_bytes: int, embedded_bytes: int | None = None) -> None:
-        """UTF-8 byte counts; ``embedded_bytes`` None keeps the last figure (expansion pending)."""
+    def set_sizes(
+        self, task_bytes: int, embedded_bytes: int | None = None, *, partial: bool = False
+    ) -> None:
+        """UTF-8 byte counts; ``embedded_bytes`` None keeps the last figure (expansion pending);
+        ``partial``: it leaves out notes the agent reads and the viewer may not."""
         self.task_meter.set_size(task_bytes)
         if embedded_bytes is not None:
-            self.embeds_meter.set_size(embedded_bytes)
+            self.embeds_meter.set_size(embedded_bytes, partial=partial)

@@ -179,7 +179,10 @@ class LivePreview(QObject):
         # embed status marks the unreachable ones, the rest stay unmarked.
         with self._not_an_edit():
             self._editor.set_verdicts(self._verdicts(result))
-        self._size_meters.set_sizes(utf8_len(self._editor.text()), expansion.embedded_bytes)
+        hidden = not result.unsupported and bool(self._hidden(task_markers(expansion.pieces)))
+        self._size_meters.set_sizes(
+            utf8_len(self._editor.text()), expansion.embedded_bytes, partial=hidden
+        )
         self._banners.show_budget(expansion)
         self.previewed.emit()
         if result.notice and result.notice != self._notice:
