@@ -4,6 +4,7 @@ References follow the server, on the poll, when asked (a live event) — and agr
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QWidget
 
 from app.client import TaskdeskClient
 from tests.live_server import LiveServer
@@ -83,3 +84,20 @@ def test_the_embed_status_answers_304_when_nothing_changed(live_server: LiveServ
     )
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
     assert HOP_2 in changed.text
+
+
+def test_the_window_coming_forward_asks_again(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    open_agent(qtbot, window, "a_writer")
+    tab = window.task_tab
+    references_shown(qtbot, tab)
+    window._follow_pause.stop()  # the sign-in's own activation asked a moment ago
+    other = QWidget()
+    other.show()
+    other.activateWindow()
+    qtbot.waitUntil(lambda: not window.isActiveWindow(), timeout=TIMEOUT)
+    delete_elsewhere(live_server, HOP_2)  # while the operator is in another window
+    window.activateWindow()
+    qtbot.waitUntil(lambda: all_marks_say_unreachable(window, HOP_2), timeout=TIMEOUT)
+    other.close()
