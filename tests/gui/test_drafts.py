@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.live_server import LiveServer
-from tests.window_steps import sign_in, type_at_end
+from tests.window_steps import close_window, sign_in, type_at_end
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 10_000
@@ -22,9 +22,7 @@ def test_draft_is_offered_with_agent_version_and_recovered(
     base_version = first.task_tab.state.base_version
     mine = type_at_end(qtbot, first, "Unsaved rule.")
     # The window goes without a save (as after a crash): the draft is what is left.
-    first._closing_confirmed = True
-    first.close()
-    first.shutdown()
+    close_window(first)
 
     second = open_window(qtbot, make_window, live_server)
     tab = second.task_tab

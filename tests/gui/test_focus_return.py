@@ -9,6 +9,7 @@ from app.client import TaskdeskClient
 from tests.live_server import LiveServer
 from tests.window_steps import (
     LOAD_TIMEOUT_MS,
+    close_window,
     open_agent,
     reopen_with_a_draft,
     saved,
@@ -92,9 +93,7 @@ def test_draft_recover_and_discard_return_focus(
         assert tab.work_area.focus_target().hasFocus(), (choice, QApplication.focusWidget())
         if choice == "recover_button":
             assert tab.editor.hasFocus()
-        second._closing_confirmed = True
-        second.close()
-        second.shutdown()
+        close_window(second)
 
 
 def test_versions_key_moves_focus_into_the_version_list_from_preview(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.live_server import LiveServer
-from tests.window_steps import LOAD_TIMEOUT_MS
+from tests.window_steps import LOAD_TIMEOUT_MS, close_window
 from widgets.dialogs.connect import ConnectRequest
 
 
@@ -17,8 +17,7 @@ def test_a_server_seen_before_opens_offline_with_the_cached_task(
     qtbot.waitUntil(lambda: first.task_tab.editor.text() != "", timeout=LOAD_TIMEOUT_MS)
     seen_text = first.task_tab.editor.text()
     seen_agents = first.agent_model.agent_ids()
-    first._closing_confirmed = True
-    first.close()
+    close_window(first)
     live_server.stop()
 
     again = make_window()
@@ -53,8 +52,7 @@ def test_offline_the_marks_are_the_ones_last_seen(
     qtbot.waitUntil(lambda: bool(first.agent_model.broken_embeds("a_scout")), timeout=10_000)
     seen = first.agent_model.broken_embeds("a_scout")
     first.runner.wait_idle()  # the copy is written on the disk lane
-    first._closing_confirmed = True
-    first.close()
+    close_window(first)
     live_server.stop()
 
     again = make_window()
