@@ -87,6 +87,10 @@ class InsightFlow(QObject):
         c, tab, panel = self.commands, self._tab, self.panel
         for name, action in c.panel_actions.items():
             action.toggled.connect(lambda on, name=name: self.on_panel_toggled(name, on))
+            # Its shortcut or menu entry (not a toggle by code) also moves focus into it.
+            action.triggered.connect(
+                lambda on, name=name: self.panel.show_and_focus(name) if on else None
+            )
         c.budget.triggered.connect(self.open_budget)
         c.start_run.triggered.connect(self.runs.start_run)
         c.changed_since.triggered.connect(self.runs.changes_since_last_run)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from app.connect.connection import Connection
     from app.store import Draft
     from widgets.insight.insight_flow import InsightFlow
+    from widgets.insight.insight_panel import InsightPanel
 
 INSIGHT_MODULE = "widgets.insight.insight_flow"
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
@@ -184,6 +185,11 @@ class TaskTab(QWidget, BuiltInParts):
             self.finish_building()
         assert self._insight is not None
         return self._insight
+
+    @property
+    def side_panel(self) -> InsightPanel | None:
+        """The side panel once built (None before: nothing in it to move focus to)."""
+        return self._insight.panel if self._insight is not None else None
 
     @property
     def last_preview(self) -> PreviewResult | None:
