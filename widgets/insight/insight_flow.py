@@ -251,7 +251,10 @@ class InsightFlow(QObject):
 
     def show_budget(self, agent_id: str, view: BudgetView) -> None:
         if self.still(agent_id):
-            self.open_dialog(BudgetDialog(view.budget, view.sizes, self._tab))
+            dialog = BudgetDialog(view.budget, view.sizes, self._tab)
+            # A section's row goes to its heading in the editor (the dialog closes first).
+            dialog.line_requested.connect(lambda line: (dialog.accept(), self.jump_to(line, 1)))
+            self.open_dialog(dialog)
 
     def open_dialog(self, dialog: QDialog) -> None:
         if self.dialog is not None:

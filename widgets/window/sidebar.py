@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from widgets.common.fields import name_clear_button, show_search_icon
 from widgets.common.icons import icon
 from widgets.common.theme import Theme, current_theme
+from widgets.window.agent_list_view import AgentListView
 from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
@@ -114,7 +115,7 @@ class Sidebar(QWidget):
         name_clear_button(self.filter_edit, "Clear the filter")
         show_search_icon(self.filter_edit)
         self.filter_edit.textChanged.connect(self.model.set_filter)
-        self.list_view = QListView()
+        self.list_view = AgentListView()
         self.list_view.setAccessibleName("Agents")
         self.list_view.setModel(model)
         self.list_view.setItemDelegate(_AgentDelegate(self.list_view))
