@@ -19,7 +19,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from widgets.common.theme import current_theme
-
 from widgets.preview.size_meters import format_kb
 
 ROW_HEIGHT = 24

@@ -253,8 +253,12 @@ class InsightFlow(QObject):
         if self.still(agent_id):
             dialog = BudgetDialog(view.budget, view.sizes, self._tab)
             # A section's row goes to its heading in the editor (the dialog closes first).
-            dialog.line_requested.connect(lambda line: (dialog.accept(), self.jump_to(line, 1)))
+            dialog.line_requested.connect(lambda line: self._go_to_section(dialog, line))
             self.open_dialog(dialog)
+
+    def _go_to_section(self, dialog: QDialog, line: int) -> None:
+        dialog.accept()
+        self.jump_to(line, 1)
 
     def open_dialog(self, dialog: QDialog) -> None:
         if self.dialog is not None:

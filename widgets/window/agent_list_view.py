@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QListView
 
 from widgets.window.agent_list_model import IS_GUILD_ROLE
@@ -17,18 +17,16 @@ class AgentListView(QListView):
     Return did nothing)."""
 
     def moveCursor(
-        self, cursorAction: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier
+        self, action: QAbstractItemView.CursorAction, modifiers: Qt.KeyboardModifier
     ) -> QModelIndex:
-        index = super().moveCursor(cursorAction, modifiers)
+        index = super().moveCursor(action, modifiers)
         model = self.model()
-        if model is None:
-            return index
-        step = -1 if cursorAction in _UPWARD else 1
+        step = -1 if action in _UPWARD else 1
         row = index.row()
         while 0 <= row < model.rowCount() and model.index(row, 0).data(IS_GUILD_ROLE):
             row += step
         if not 0 <= row < model.rowCount():
             # Nothing but headings that way (Up from the first agent): stay where we are.
-            current: QModelIndex | QPersistentModelIndex = self.currentIndex()
-            return QModelIndex(current) if current.isValid() else index
+            current = self.currentIndex()
+            return current if current.isValid() else index
         return model.index(row, 0)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 from widgets.common.fields import name_clear_button, show_search_icon
 from widgets.common.icons import icon
 from widgets.common.theme import Theme, current_theme
-from widgets.window.agent_list_view import AgentListView
 from widgets.window.agent_list_model import (
     AGENT_ID_ROLE,
     BROKEN_EMBEDS_ROLE,
@@ -31,6 +30,7 @@ from widgets.window.agent_list_model import (
     OVER_BUDGET_ROLE,
     AgentListModel,
 )
+from widgets.window.agent_list_view import AgentListView
 
 if TYPE_CHECKING:  # loaded when first needed: PySide6 builds every enum of a class it hands
     # out, and these classes' enums (~10 ms) are not needed for the first paint
