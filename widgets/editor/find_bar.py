@@ -70,6 +70,7 @@ class FindBar(QFrame):
         self.replace_field.setMinimumWidth(metrics.horizontalAdvance("x" * 16))
         self.status_label.setMinimumWidth(metrics.horizontalAdvance("Replaced 9,999"))
         self.match_case_box.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.match_case_box.setMinimumWidth(self.match_case_box.sizeHint().width())
 
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 4, 6, 4)
