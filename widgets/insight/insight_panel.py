@@ -21,6 +21,7 @@ class InsightPanel(QTabWidget):
         builds it after the first Task, between events)."""
         super().__init__(parent)
         self.setObjectName("InsightPanel")
+        self.setAccessibleName("Side panel")  # a focusable container needs a name to be read
         self.setMinimumWidth(340)
         self._tabs: dict[PanelTab, QWidget] = {}
         self.parts = parts_of(self._build(), staged=staged)

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton, QWidget
 
+from widgets.common.accessible_roles import set_radio_role
 from widgets.common.icons import IconName, icon
 from widgets.window.edit_menu import EditActions
 
@@ -182,6 +183,11 @@ class WindowActions(QObject):
             button = toolbar.widgetForAction(action)
             if button is not None:
                 button.setAccessibleName(_plain(action.text()))
+        for action in (self.preview, self.edit, self.side_by_side):
+            # One choice of three: read as radio buttons, not as three check boxes.
+            mode = toolbar.widgetForAction(action)
+            if isinstance(mode, QToolButton):
+                set_radio_role(mode)
         # Qt's overflow button (shown when the window is too narrow for every tool) is a
         # nameless checkable button, and its default arrow vanishes under our stylesheet.
         overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
