@@ -104,3 +104,58 @@ def test_ctrl_tab_reaches_the_banner_buttons(qtbot, window: MainWindow, bob) -> 
     assert _inside(tab.conflict_banner)
     press(qtbot, Key.Key_Tab, CTRL)
     assert _inside(tab.work_area)
+
+
+def test_tab_from_the_agents_list_reaches_the_banner_buttons(
+    qtbot, window: MainWindow, bob
+) -> None:
+    tab = window.task_tab
+    _activate(qtbot, window)
+    window.actions_.edit.trigger()
+    agent_id = tab.agent.id
+    base = bob.get_task(agent_id)
+    bob.put_task(agent_id, base.content + "\nBob's rule.", base.version)
+    qtbot.keyClicks(tab.editor, " Sign every reply.")
+    press(qtbot, Key.Key_S, CTRL)
+    qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    window.sidebar.list_view.setFocus()
+    reached = []
+    for _ in range(30):
+        press(qtbot, Key.Key_Tab)
+        reached.append(_focused())
+        if _inside(tab.work_area):
+            break
+    assert any(tab.conflict_banner.isAncestorOf(w) for w in reached), [
+        type(w).__name__ + ":" + w.accessibleName() for w in reached
+    ]
+
+
+def test_a_compare_is_read_row_by_row_with_keys_alone(qtbot, window: MainWindow) -> None:
+    """Versions (Ctrl+Shift+H), Compare with live (Alt+L), F7: the first change is said and
+    its changed lines are cells of a table the accessibility interface hands out."""
+    from PySide6.QtGui import QAccessible
+
+    tab = window.task_tab
+    _activate(qtbot, window)
+    press(qtbot, Key.Key_H, CTRL | SHIFT)
+    panel = tab.versions
+    qtbot.waitUntil(lambda: panel.selected() is not None and not panel.selected().live)
+    press(qtbot, Key.Key_L, Qt.KeyboardModifier.AltModifier)  # pressed as a short animation
+    qtbot.waitUntil(panel.compare_button.isChecked, timeout=LOAD_TIMEOUT_MS)
+    view = panel.diff_view
+    qtbot.waitUntil(lambda: view.model.change_count > 0, timeout=LOAD_TIMEOUT_MS)
+    view.canvas.setFocus()
+    said: list[str] = []
+    view.change_announced.connect(said.append)
+    press(qtbot, Key.Key_F7)
+    assert said and said[0].startswith(f"Change 1 of {view.model.change_count}")
+    assert _focused() is view.reader
+    table = QAccessible.queryAccessibleInterface(view.reader)
+    cells = [
+        table.child(i).text(QAccessible.Text.Name)
+        for i in range(table.childCount())
+        if table.child(i).role() == QAccessible.Role.Cell
+    ]
+    first = view.reader.rows.row_at(0)
+    assert first.kind in cells
+    assert (first.new_text or first.old_text) in cells
