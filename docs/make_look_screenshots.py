@@ -157,6 +157,56 @@ def focus_rings(app: object, theme_name: str, settle: Callable[[], None]) -> Non
         view.setFixedHeight(110)
         return view, view
 
+    def compare() -> tuple[QWidget, QWidget]:
+        from widgets.versions.diff_view import DiffView
+
+        view = DiffView()
+        view.set_texts("# Inputs\n- Tickets.\n", "# Inputs\n- New tickets, oldest first.\n")
+        view.setFixedHeight(150)
+        return view, view.canvas
+
+    def changed_lines() -> tuple[QWidget, QWidget]:
+        from app.core.diff_model import build_diff
+        from widgets.versions.diff_reader import DiffReader
+
+        old, new = "# Inputs\n- Tickets.\n", "# Inputs\n- New tickets, oldest first.\n"
+        reader = DiffReader()
+        reader.set_compare(build_diff(old, new), old, new)
+        reader.setFixedHeight(90)
+        return reader, reader
+
+    def tree() -> tuple[QWidget, QWidget]:
+        from PySide6.QtGui import QStandardItem, QStandardItemModel
+        from PySide6.QtWidgets import QTreeView
+
+        view = QTreeView()
+        model = QStandardItemModel(view)
+        hop = QStandardItem("Hop 1")
+        hop.appendRow(QStandardItem("org/o_acme/handbook.md · inlined, 1.2 KB"))
+        model.appendRow(hop)
+        view.setModel(model)
+        view.setHeaderHidden(True)
+        view.expandAll()
+        view.setCurrentIndex(model.index(0, 0))
+        view.setFixedHeight(80)
+        return view, view
+
+    def tabs() -> tuple[QWidget, QWidget]:
+        from PySide6.QtWidgets import QTabBar
+
+        bar = QTabBar()
+        for name in ("References", "Runs", "Shape"):
+            bar.addTab(name)
+        return bar, bar
+
+    def chart() -> tuple[QWidget, QWidget]:
+        from widgets.insight.bar_chart import Bar, BarChart
+
+        bars = BarChart()
+        bars.setAccessibleName("Task sections by size")
+        bars.set_bars((Bar("# Inputs", 900, 0.6, "line 3"), Bar("# Output", 600, 0.4, "line 12")))
+        return bars, bars
+
     kinds: list[tuple[str, Callable[[], tuple[QWidget, QWidget]]]] = [
         ("Button", one(lambda: QPushButton("Compare"))),
         ("Default button", one(lambda: QPushButton("Connect", default=True))),
@@ -166,6 +216,11 @@ def focus_rings(app: object, theme_name: str, settle: Callable[[], None]) -> Non
         ("Check box", one(lambda: QCheckBox("Match case"))),
         ("List", items),
         ("Editor", one(editor)),
+        ("Compare view", compare),
+        ("Changed lines (F7)", changed_lines),
+        ("References tree", tree),
+        ("Side panel tabs", tabs),
+        ("Budget breakdown", chart),
     ]
     shots: list[tuple[str, QPixmap, QPixmap]] = []
     for label, make in kinds:
@@ -177,7 +232,7 @@ def focus_rings(app: object, theme_name: str, settle: Callable[[], None]) -> Non
             layout.setContentsMargins(12, 10, 12, 10)
             shown, target = make()
             layout.addWidget(shown)
-            host.resize(360, host.sizeHint().height())
+            host.resize(360, max(host.sizeHint().height(), shown.minimumHeight() + 20))
             host.show()
             host.activateWindow()
             settle()

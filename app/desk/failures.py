@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import Literal
 
 from app.client.scrubbing import scrub_tokens
 from app.core import user_message
@@ -28,6 +29,19 @@ def failure_text(exc: BaseException) -> str:
         return str(exc)
     log.error("unexpected failure", exc_info=exc)
     return UNEXPECTED.format(name=type(exc).__name__)
+
+
+ConnectField = Literal["address", "token"]
+
+
+def connect_fault(exc: BaseException) -> ConnectField | None:
+    """Which field of the connect dialog a failed sign-in points at: a refused token is the
+    token's fault, a server that can't be reached or doesn't answer as one the address's."""
+    if _is(exc, "app.client.errors", "Unauthorized"):
+        return "token"
+    if _is(exc, "app.client.errors", "Offline") or _is(exc, "app.client.errors", "BadResponse"):
+        return "address"
+    return None
 
 
 def describe_failure(

@@ -209,6 +209,11 @@ def test_keep_mine_shows_the_changes_of_theirs_it_throws_away_first(
     assert dialog.diff_view.new_text == mine  # what Keep mine publishes, on the right
     assert "# Writer (house style)" in dialog.diff_view.old_text  # what it drops, on the left
     assert dialog.diff_view.model.change_count == 2
+    # Each side says whose it is: both hold Ann's own edit, the left with theirs put in.
+    assert dialog.diff_view.old_title.text().startswith("Yours, with the changes of v")
+    assert dialog.diff_view.new_title.text() == "Yours alone, as Keep mine publishes it"
+    assert "your text with those changes put in" in dialog.summary_label.text()
+    assert "their text;" not in dialog.summary_label.text()
 
     dialog.cancel_button.click()  # nothing happens: the question stays open
     assert tab.conflict_banner.isVisible()

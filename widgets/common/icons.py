@@ -45,6 +45,7 @@ IconName = Literal[
     "change_next",
     "unfold",
     "take",
+    "read_aloud",
 ]
 
 _GLYPHS: dict[str, str] = {
@@ -76,6 +77,7 @@ _GLYPHS: dict[str, str] = {
     "change_next": "fa6s.arrow-down",
     "unfold": "fa6s.up-down",
     "take": "fa6s.reply",
+    "read_aloud": "fa6s.list",
 }
 _FONTS = {glyph.split(".", 1)[0] for glyph in _GLYPHS.values()}
 

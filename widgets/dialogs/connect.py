@@ -124,6 +124,16 @@ class ConnectDialog(QDialog):
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self.setMinimumWidth(460)
+        # The first field still to fill: on a later start the address is known, the token not.
+        (self.token_edit if url and not token else self.url_edit).setFocus()
+
+    def show_failure(self, text: str, fault: str | None) -> None:
+        """A sign-in the server refused or never answered: focus on the field at fault
+        (``"token"`` or ``"address"``), its text selected to type over."""
+        field = {"token": self.token_edit, "address": self.url_edit}.get(fault or "")
+        self.show_error(text, field)
+        if field is not None:
+            field.selectAll()
 
     def show_error(self, text: str, field: QLineEdit | None = None) -> None:
         """Show why connecting failed; ``field``, if the fault is in one, gets the error as

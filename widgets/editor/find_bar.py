@@ -12,9 +12,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
 )
 
+from widgets.common.accessible_roles import announce
 from widgets.common.fields import name_clear_button
 from widgets.common.icons import icon
 from widgets.editor.task_editor import TaskEditor
@@ -24,6 +26,7 @@ class FindBar(QFrame):
     """A bar under the editor. Ctrl+F shows Find, Ctrl+H shows Find and Replace."""
 
     closed = Signal()
+    announced = Signal(str)  # "No matches", "Replaced 4": told to screen readers as they show
 
     def __init__(self, editor: QPlainTextEdit) -> None:
         super().__init__(editor.parentWidget())
@@ -59,6 +62,15 @@ class FindBar(QFrame):
         self.replace_button.setAccessibleName("Replace")
         self.replace_all_button = QPushButton("Replace &all")
         self.replace_all_button.setAccessibleName("Replace all")
+
+        # Room enough whatever sits beside the editor (References open): the field keeps
+        # space for a search, the outcome for "Replaced 9,999", and nothing clips "Match case".
+        metrics = self.fontMetrics()
+        self.find_field.setMinimumWidth(metrics.horizontalAdvance("x" * 16))
+        self.replace_field.setMinimumWidth(metrics.horizontalAdvance("x" * 16))
+        self.status_label.setMinimumWidth(metrics.horizontalAdvance("Replaced 9,999"))
+        self.match_case_box.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.match_case_box.setMinimumWidth(self.match_case_box.sizeHint().width())
 
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 4, 6, 4)
@@ -150,7 +162,7 @@ class FindBar(QFrame):
                 start.movePosition(QTextCursor.MoveOperation.End)
             found = document.find(needle, start, flags)
         if found.isNull():
-            self.status_label.setText("No matches")
+            self._tell("No matches")
             return False
         self.status_label.clear()
         self.editor.setTextCursor(found)
@@ -193,8 +205,22 @@ class FindBar(QFrame):
             count += 1
             found = document.find(needle, found, flags)
         edit.endEditBlock()
-        self.status_label.setText("No matches" if count == 0 else f"Replaced {count}")
+        self._tell("No matches" if count == 0 else f"Replaced {count}")
         return count
+
+    def _tell(self, outcome: str) -> None:
+        """Show the outcome beside the fields and say it to screen readers."""
+        self.status_label.setText(outcome)
+        announce(self.status_label)
+        self.announced.emit(outcome)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Esc from any control of the bar (buttons and the check box pass it up to here).
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.KeyPress and watched in (

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from widgets.common.theme import current_theme
 from widgets.preview.size_meters import format_kb
 
 ROW_HEIGHT = 24
@@ -28,18 +39,72 @@ class Bar:
 
 
 class BarChart(QWidget):
-    """Draws ``bars`` top to bottom; ``rows()`` gives the same as text for screen readers."""
+    """Draws ``bars`` top to bottom; ``rows()`` gives the same as text for screen readers.
+
+    It takes focus: Up/Down (Home/End) move a current row, ringed as focus is elsewhere, and
+    Return or a click ``activated(row)`` it. The accessible description is the current
+    row's text once there is one, all rows before."""
+
+    activated = Signal(int)
+    current_changed = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.bars: tuple[Bar, ...] = ()
+        self.current = -1
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_bars(self, bars: tuple[Bar, ...]) -> None:
         self.bars = bars
+        self.current = -1
         self.setAccessibleDescription("; ".join(self.rows()))
         self.updateGeometry()
         self.update()
+
+    def set_current(self, row: int) -> None:
+        if not self.bars:
+            return
+        row = max(0, min(row, len(self.bars) - 1))
+        if row != self.current:
+            self.current = row
+            self.setAccessibleDescription(self.rows()[row])
+            self.update()
+            self.current_changed.emit(row)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        if self.current < 0:
+            self.set_current(0)
+        self.update()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self.update()
+        super().focusOutEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        moves = {
+            Qt.Key.Key_Up: self.current - 1,
+            Qt.Key.Key_Down: self.current + 1,
+            Qt.Key.Key_Home: 0,
+            Qt.Key.Key_End: len(self.bars) - 1,
+        }
+        if key in moves and self.bars:
+            self.set_current(moves[Qt.Key(key)])
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and (
+            0 <= self.current < len(self.bars)
+        ):
+            self.activated.emit(self.current)
+        else:
+            super().keyPressEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        row = int(event.position().y()) // ROW_HEIGHT
+        if 0 <= row < len(self.bars):
+            self.setFocus(Qt.FocusReason.MouseFocusReason)
+            self.set_current(row)
+            self.activated.emit(row)
 
     def rows(self) -> list[str]:
         return [
@@ -85,4 +150,12 @@ class BarChart(QWidget):
                 int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
                 figures,
             )
+        if self.hasFocus():
+            # The ring: 2 px in the theme's focus colour around the current row, the same
+            # ring every other control draws (resources/style.qss).
+            pen = QPen(QColor(current_theme().focus))
+            pen.setWidth(2)
+            painter.setPen(pen)
+            row = max(self.current, 0)
+            painter.drawRect(QRectF(1, row * ROW_HEIGHT + 1, width - 2, ROW_HEIGHT))
         painter.end()

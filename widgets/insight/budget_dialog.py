@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -56,7 +56,11 @@ def section_bars(sizes: TaskSize) -> tuple[Bar, ...]:
 
 class BudgetDialog(QDialog):
     """Two charts, largest first: each inlined note's bytes (exactly as the budget counts
-    them) with its hop and share; the Task's own sections by heading."""
+    them) with its hop and share; the Task's own sections by heading. Activating a section
+    (Return or a click) asks for its line (``line_requested``), a note for its path."""
+
+    line_requested = Signal(int)
+    note_requested = Signal(str)
 
     def __init__(
         self, budget: BudgetBreakdown, sizes: TaskSize, parent: QWidget | None = None
@@ -87,6 +91,7 @@ class BudgetDialog(QDialog):
             column.addWidget(widget)
         column.addStretch(1)
         scroll = QScrollArea()
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the charts take focus, with a ring
         scroll.setWidgetResizable(True)
         scroll.setWidget(inner)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -94,3 +99,13 @@ class BudgetDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.buttons)
+        self.notes_chart.activated.connect(self._on_note_activated)
+        self.sections_chart.activated.connect(self._on_section_activated)
+        first = self.notes_chart if budget.notes else self.sections_chart
+        first.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_note_activated(self, row: int) -> None:
+        self.note_requested.emit(self.budget.notes[row].path)
+
+    def _on_section_activated(self, row: int) -> None:
+        self.line_requested.emit(self.sizes.largest_first()[row].line)

@@ -101,6 +101,10 @@ class InsightFlow(QObject):
         c, tab, panel = self.commands, self._tab, self.panel
         for name, action in c.panel_actions.items():
             action.toggled.connect(lambda on, name=name: self.on_panel_toggled(name, on))
+            # Its shortcut or menu entry (not a toggle by code) also moves focus into it.
+            action.triggered.connect(
+                lambda on, name=name: self.panel.show_and_focus(name) if on else None
+            )
         c.budget.triggered.connect(self.open_budget)
         c.start_run.triggered.connect(self.runs.start_run)
         c.changed_since.triggered.connect(self.runs.changes_since_last_run)
@@ -257,7 +261,14 @@ class InsightFlow(QObject):
 
     def show_budget(self, agent_id: str, view: BudgetView) -> None:
         if self.still(agent_id):
-            self.open_dialog(BudgetDialog(view.budget, view.sizes, self.dialog_parent))
+            dialog = BudgetDialog(view.budget, view.sizes, self.dialog_parent)
+            # A section's row goes to its heading in the editor (the dialog closes first).
+            dialog.line_requested.connect(lambda line: self._go_to_section(dialog, line))
+            self.open_dialog(dialog)
+
+    def _go_to_section(self, dialog: QDialog, line: int) -> None:
+        dialog.accept()
+        self.jump_to(line, 1)
 
     def open_dialog(self, dialog: QDialog) -> None:
         if self.dialog is not None:

@@ -16,7 +16,7 @@ from app.desk.failures import describe_failure
 from app.desk.runner import Runner
 from app.desk.session_state import SessionState
 from widgets.dialogs.confirm import CompareDialog, ConfirmDropDialog
-from widgets.task.keep_mine_dialog import KeepMineDialog, dropped_text
+from widgets.task.keep_mine_dialog import KeepMineDialog, dropped_text, left_title
 from widgets.task.merge_flow import base_text_of, lf
 from widgets.window.messages import Messages
 
@@ -123,7 +123,7 @@ class ConflictFlow(QObject):
                 with_theirs,
                 mine,
                 dropped_text(count, theirs.version, who),
-                f"With the changes of v{theirs.version} by {who or 'someone'}",
+                left_title(theirs.version, who),
                 self._owner,
             )
             self.keep_mine_dialog = dialog

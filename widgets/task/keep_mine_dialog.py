@@ -12,11 +12,22 @@ from widgets.versions.diff_view import DiffView
 
 def dropped_text(count: int, version: int, who: str) -> str:
     changes = "1 change" if count == 1 else f"{count} changes"
+    # Both sides hold the operator's own edits: the left is not "their text" but yours with
+    # their changes put in, so each marked change is exactly one that Keep mine drops.
     return (
-        f"Keeping yours throws away {changes} of v{version} by {who or 'someone'}: on the left, "
-        "their text; on the right, what Keep mine publishes. Their version stays in the "
-        "version history. Merge keeps both."
+        f"Keeping yours throws away {changes} of v{version} by {who or 'someone'}. On the left, "
+        "your text with those changes put in; on the right, your text alone, as Keep mine "
+        "publishes it. Each marked change is one of theirs that is dropped. Their version "
+        "stays in the version history. Merge keeps both."
     )
+
+
+def left_title(version: int, who: str) -> str:
+    """The left side's title: whose text it is, and what was put in."""
+    return f"Yours, with the changes of v{version} by {who or 'someone'}"
+
+
+RIGHT_TITLE = "Yours alone, as Keep mine publishes it"
 
 
 class KeepMineDialog(QDialog):
@@ -37,7 +48,7 @@ class KeepMineDialog(QDialog):
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)  # a name from the server
         self.diff_view = DiffView()
-        self.diff_view.set_model(model, with_theirs, mine, their_title, "Keep mine publishes")
+        self.diff_view.set_model(model, with_theirs, mine, their_title, RIGHT_TITLE)
         self.buttons = QDialogButtonBox()
         self.confirm_button = self.buttons.addButton(
             "&Keep mine", QDialogButtonBox.ButtonRole.DestructiveRole

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from app.render.preview_notes import PreviewNotes
     from app.store import Draft
     from widgets.insight.insight_flow import InsightFlow
+    from widgets.insight.insight_panel import InsightPanel
 
 INSIGHT_MODULE = "widgets.insight.insight_flow"
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
@@ -200,6 +201,11 @@ class TaskTab(QWidget, BuiltInParts):
 
     def editor_text(self) -> str:
         return self.editor.text()
+
+    @property
+    def side_panel(self) -> InsightPanel | None:
+        """The side panel once built (None before: nothing in it to move focus to)."""
+        return self._insight.panel if self._insight is not None else None
 
     @property
     def last_preview(self) -> PreviewResult | None:

@@ -57,6 +57,7 @@ class CompareCanvas(QAbstractScrollArea):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("CompareCanvas")  # its focus ring in resources/style.qss
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # Always on: a bar that comes and goes would change the width, and so every wrap.

@@ -4,8 +4,9 @@ Long lines wrap with both sides' rows kept level; line numbers; connectors betwe
 link each change on the left to its place on the right (after Meld); unchanged runs fold to
 an "N unchanged lines" row that opens on click; changed words are marked inside changed
 lines; −/+ markers and change bars say what changed without relying on colour; Alt+Down and
-Alt+Up move between changes. Drawing is lazy (see ``CompareCanvas``), so showing two 256 KB
-texts never holds the GUI thread for long.
+Alt+Up move between changes. F7 and Shift+F7 move too and read each change aloud, in a
+table of changed lines a screen reader can walk (``DiffReader``). Drawing is lazy (see
+``CompareCanvas``), so showing two 256 KB texts never holds the GUI thread for long.
 """
 
 from __future__ import annotations
@@ -15,14 +16,19 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from app.core.diff_model import SideBySide, build_diff
+from app.core.diff_reading import change_sentence
+from widgets.common.accessible_roles import announce
 from widgets.common.icons import IconName, icon
 from widgets.versions.compare_canvas import CompareCanvas
 from widgets.versions.compare_paint import FILLER, NEW_LINE, NEW_WORD, OLD_LINE, OLD_WORD
+from widgets.versions.diff_reader import DiffReader
 
 __all__ = ["FILLER", "NEW_LINE", "NEW_WORD", "OLD_LINE", "OLD_WORD", "DiffView"]
 
 NEXT_KEYS = QKeySequence("Alt+Down")
 PREVIOUS_KEYS = QKeySequence("Alt+Up")
+READ_NEXT_KEYS = QKeySequence("F7")
+READ_PREVIOUS_KEYS = QKeySequence("Shift+F7")
 
 
 def change_count_text(count: int, current: int = -1) -> str:
@@ -39,6 +45,7 @@ class DiffView(QWidget):
 
     current_change_changed = Signal(int)
     take_requested = Signal(int)  # "take this change" pressed, for change number n
+    change_announced = Signal(str)  # the sentence screen readers were just told
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,14 +64,26 @@ class DiffView(QWidget):
         self.take_button = self._button("Take this change", "take")
         self.take_button.hide()
         self.take_button.clicked.connect(self.on_take_clicked)
+        self.read_button = self._button("Read changes", "read_aloud", READ_NEXT_KEYS)
+        self.read_button.setCheckable(True)
+        self.read_button.toggled.connect(self.on_read_toggled)
         self.canvas = CompareCanvas()
         self.canvas.setAccessibleName("Compare")
+        self.reader = DiffReader()
+        self.reader.hide()
+        self.reader.activated.connect(self.on_reader_activated)
         self.previous_button.clicked.connect(self.on_previous_clicked)
         self.next_button.clicked.connect(self.on_next_clicked)
         self.fold_button.toggled.connect(self.on_fold_toggled)
         self.canvas.change_clicked.connect(self.on_change_clicked)
-        controls = (self.previous_button, self.next_button, self.take_button, self.fold_button)
-        for control in (*controls, self.canvas):
+        controls = (
+            self.previous_button,
+            self.next_button,
+            self.take_button,
+            self.fold_button,
+            self.read_button,
+        )
+        for control in (*controls, self.canvas, self.reader):
             control.installEventFilter(self)
 
         bar = QHBoxLayout()
@@ -73,6 +92,7 @@ class DiffView(QWidget):
         bar.addWidget(self.count_label)
         bar.addStretch(1)
         bar.addWidget(self.take_button)
+        bar.addWidget(self.read_button)
         bar.addWidget(self.fold_button)
         titles = QHBoxLayout()
         titles.addWidget(self.old_title, 1)
@@ -81,6 +101,7 @@ class DiffView(QWidget):
         layout.addLayout(bar)
         layout.addLayout(titles)
         layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.reader, 1)
         self._update_controls()
 
     def _button(self, label: str, name: IconName, keys: QKeySequence | None = None) -> QToolButton:
@@ -139,6 +160,7 @@ class DiffView(QWidget):
             self.set_titles(old_title or self.old_title.text(), new_title or self.new_title.text())
         self._old, self._new = old, new
         self.canvas.set_model(model, old, new)
+        self.reader.set_compare(model, old, new)
         self._update_controls()
 
     # ---------------------------------------------------------------- navigation
@@ -159,7 +181,47 @@ class DiffView(QWidget):
         if step:
             self.go_to_change(self.current_change_index + step)
             return True
+        step = _read_step(event)
+        if step:
+            self.read_change(self.current_change_index + step)
+            return True
         return super().eventFilter(watched, event)
+
+    def read_change(self, index: int) -> None:
+        """Move to change ``index`` in the table of changed lines, focus it, and say what the
+        change does (F7 / Shift+F7). Past either end it says so and stays."""
+        count = self.model.change_count
+        if not self.reader.isVisible():
+            self.read_button.setChecked(True)
+        if count == 0:
+            self._say("No changes")
+            return
+        if not 0 <= index < count:
+            edge = "last" if index >= count else "first"
+            self._say(f"No more changes: this is the {edge} of {count}")
+            return
+        self.go_to_change(index)
+        self.reader.show_change(index)
+        self.reader.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self._say(change_sentence(self.model, index))
+
+    def _say(self, sentence: str) -> None:
+        self.count_label.setAccessibleName(sentence)
+        announce(self.count_label)
+        self.change_announced.emit(sentence)
+
+    def on_read_toggled(self, reading: bool) -> None:
+        self.reader.setVisible(reading)
+        if reading:
+            index = max(self.current_change_index, 0)
+            if self.model.change_count:
+                self.reader.show_change(index)
+
+    def on_reader_activated(self) -> None:
+        """Return on a row moves the compare to that row's change."""
+        change = self.reader.current_change()
+        if change >= 0:
+            self.go_to_change(change)
 
     def on_next_clicked(self) -> None:
         self.go_to_change(self.current_change_index + 1)
@@ -201,6 +263,15 @@ class DiffView(QWidget):
             f"{self.old_title.text()} on the left, {self.new_title.text()} on the right: "
             + change_count_text(count, current)
         )
+
+
+def _read_step(event: QEvent) -> int:
+    """+1 for F7, -1 for Shift+F7, 0 for any other event."""
+    if not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress:
+        return 0
+    if event.key() != Qt.Key.Key_F7:
+        return 0
+    return -1 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1
 
 
 def _alt_arrow_step(event: QEvent) -> int:

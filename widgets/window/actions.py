@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenuBar, QToolBar, QToolButton, QWidget
 
+from widgets.common.accessible_roles import set_radio_role
 from widgets.common.icons import IconName, icon
 from widgets.window.edit_menu import EditActions
 
@@ -63,6 +64,15 @@ class WindowActions(QObject):
             self.quit.setShortcut(QKeySequence("Ctrl+Q"))  # some platforms define none
         self.jump_to_agents = self._action("&Agents list and back", None, QKeySequence("F6"))
         self.jump_to_agents.setToolTip("Move to the agents list, and back to the Task (F6)")
+        # Tab types a tab in the editor: the window's regions have Ctrl+Tab of their own.
+        self.next_region = self._action("&Next region", None, QKeySequence("Ctrl+Tab"))
+        self.previous_region = self._action(
+            "P&revious region", None, QKeySequence("Ctrl+Shift+Tab")
+        )
+        for action, way in ((self.next_region, "next"), (self.previous_region, "previous")):
+            action.setToolTip(
+                f"Move to the {way} part of the window: agents, banner, Task, side panel"
+            )
         self.shortcuts = self._action(
             "&Keyboard shortcuts", None, QKeySequence(QKeySequence.StandardKey.HelpContents)
         )
@@ -133,6 +143,8 @@ class WindowActions(QObject):
         view_menu.addAction(self.versions)
         view_menu.addSeparator()
         view_menu.addAction(self.jump_to_agents)
+        view_menu.addAction(self.next_region)
+        view_menu.addAction(self.previous_region)
         help_menu = menu_bar.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         help_menu.addAction(self.about)
@@ -171,6 +183,11 @@ class WindowActions(QObject):
             button = toolbar.widgetForAction(action)
             if button is not None:
                 button.setAccessibleName(_plain(action.text()))
+        for action in (self.preview, self.edit, self.side_by_side):
+            # One choice of three: read as radio buttons, not as three check boxes.
+            mode = toolbar.widgetForAction(action)
+            if isinstance(mode, QToolButton):
+                set_radio_role(mode)
         # Qt's overflow button (shown when the window is too narrow for every tool) is a
         # nameless checkable button, and its default arrow vanishes under our stylesheet.
         overflow = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")

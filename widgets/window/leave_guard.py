@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
+from app.core.user_message import Severity, UserMessage
+
 if TYPE_CHECKING:
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.task.task_tab import TaskTab
@@ -42,8 +44,36 @@ class LeaveGuard:
             if dialog.choice is LeaveChoice.SAVE:
                 tab.save_then(proceed)
             elif dialog.choice is LeaveChoice.DISCARD:
-                tab.discard(undoable=False)
-                proceed()
+                discard_then(tab, proceed)
 
         dialog.finished.connect(answered)
         dialog.open()
+
+
+def discard_then(tab: TaskTab, proceed: Callable[[], None]) -> None:
+    """Discard, and go on once the editor holds the live text again.
+
+    Discard first keeps the edits in local history (on the disk lane) and only then replaces
+    the editor's text; leaving before that wrote the dropped text back as a draft, offered
+    again at the next start. If keeping them fails, the session says so and nothing goes on.
+    """
+    session = tab.session
+    if session is None:
+        proceed()
+        return
+
+    def done(_doc: object) -> None:
+        stop()
+        proceed()
+
+    def failed(message: UserMessage) -> None:
+        if message.severity is Severity.ERROR:
+            stop()
+
+    def stop() -> None:
+        session.task_loaded.disconnect(done)
+        session.message.disconnect(failed)
+
+    session.task_loaded.connect(done)
+    session.message.connect(failed)
+    tab.discard(undoable=False)

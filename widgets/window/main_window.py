@@ -26,6 +26,7 @@ from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
+from widgets.window.region_cycle import Region, RegionCycle, first_focusable
 from widgets.window.server_notices import (
     ServerFeaturesLabel,
     announce_connection,
@@ -145,6 +146,7 @@ class MainWindow(QMainWindow):
             self.sidebar.list_view,
             lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
         )
+        RegionCycle(self.actions_.next_region, self.actions_.previous_region, self._regions(), self)
         self.sidebar.agent_chosen.connect(self.on_agent_chosen)
         self.sidebar.agent_id_entered.connect(self.on_agent_id_entered)
         self.actions_.connect_server.triggered.connect(self.on_connect_requested)
@@ -163,6 +165,34 @@ class MainWindow(QMainWindow):
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
+
+    def _regions(self) -> list[Region]:
+        """The parts Ctrl+Tab moves between, in the order they stand on screen."""
+
+        def banners() -> tuple[QWidget, ...]:
+            return self._task_tab.banners.every_banner() if self._task_tab else ()
+
+        def work() -> tuple[QWidget, ...]:
+            return (self._task_tab.work_area,) if self._task_tab else ()
+
+        def panel() -> tuple[QWidget, ...]:
+            found = self._task_tab.side_panel if self._task_tab else None
+            return (found,) if found is not None else ()
+
+        def panel_target() -> QWidget | None:
+            found = self._task_tab.side_panel if self._task_tab else None
+            return found.focus_target() if found is not None and found.isVisible() else None
+
+        return [
+            Region("agents", lambda: (self.sidebar,), lambda: self.sidebar.list_view),
+            Region("banner", banners, lambda: first_focusable(banners())),
+            Region(
+                "task",
+                work,
+                lambda: self._task_tab.work_area.focus_target() if self._task_tab else None,
+            ),
+            Region("side panel", panel, panel_target),
+        ]
 
     @property
     def task_tab(self) -> TaskTab:

@@ -30,6 +30,7 @@ from widgets.window.agent_list_model import (
     OVER_BUDGET_ROLE,
     AgentListModel,
 )
+from widgets.window.agent_list_view import AgentListView
 
 if TYPE_CHECKING:  # loaded when first needed: PySide6 builds every enum of a class it hands
     # out, and these classes' enums (~10 ms) are not needed for the first paint
@@ -114,7 +115,7 @@ class Sidebar(QWidget):
         name_clear_button(self.filter_edit, "Clear the filter")
         show_search_icon(self.filter_edit)
         self.filter_edit.textChanged.connect(self.model.set_filter)
-        self.list_view = QListView()
+        self.list_view = AgentListView()
         self.list_view.setAccessibleName("Agents")
         self.list_view.setModel(model)
         self.list_view.setItemDelegate(_AgentDelegate(self.list_view))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
-from app.desk.failures import failure_text
+from app.desk.failures import connect_fault, failure_text
 from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.messages import Messages
@@ -279,7 +279,8 @@ class StartUp(QObject):
         self._sidebar.set_empty_text("Not connected. Use File › Connect to server….")
         text = failure_text(exc)
         if self.connect_dialog is not None and self.connect_dialog.isVisible():
-            self.connect_dialog.show_error(text)  # the dialog stays: fix the address or token
+            # The dialog stays, focus on the field to fix (a refused token: the token).
+            self.connect_dialog.show_failure(text, connect_fault(exc))
         else:
             self._messages.error(text)
 
