@@ -45,6 +45,19 @@ def _activate(qtbot, window: MainWindow) -> None:
     qtbot.waitUntil(window.isActiveWindow, timeout=LOAD_TIMEOUT_MS)
 
 
+def _meet_a_conflict(qtbot, window: MainWindow, bob) -> None:
+    """Bob saves while Ann types; Ctrl+S meets it and the conflict banner shows."""
+    tab = window.task_tab
+    _activate(qtbot, window)
+    window.actions_.edit.trigger()
+    agent_id = tab.agent.id
+    base = bob.get_task(agent_id)
+    bob.put_task(agent_id, base.content + "\nBob's rule.", base.version)
+    qtbot.keyClicks(tab.editor, " Sign every reply.")
+    press(qtbot, Key.Key_S, CTRL)
+    qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+
+
 def test_ctrl_tab_walks_agents_task_side_panel_and_back(qtbot, window: MainWindow) -> None:
     tab = window.task_tab
     _activate(qtbot, window)
@@ -90,14 +103,7 @@ def test_a_references_row_opens_from_the_keyboard(qtbot, window: MainWindow) -> 
 
 def test_ctrl_tab_reaches_the_banner_buttons(qtbot, window: MainWindow, bob) -> None:
     tab = window.task_tab
-    _activate(qtbot, window)
-    window.actions_.edit.trigger()
-    agent_id = tab.agent.id
-    base = bob.get_task(agent_id)
-    bob.put_task(agent_id, base.content + "\nBob's rule.", base.version)
-    qtbot.keyClicks(tab.editor, " Sign every reply.")
-    press(qtbot, Key.Key_S, CTRL)
-    qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    _meet_a_conflict(qtbot, window, bob)
 
     window.sidebar.list_view.setFocus()
     press(qtbot, Key.Key_Tab, CTRL)
@@ -110,14 +116,7 @@ def test_tab_from_the_agents_list_reaches_the_banner_buttons(
     qtbot, window: MainWindow, bob
 ) -> None:
     tab = window.task_tab
-    _activate(qtbot, window)
-    window.actions_.edit.trigger()
-    agent_id = tab.agent.id
-    base = bob.get_task(agent_id)
-    bob.put_task(agent_id, base.content + "\nBob's rule.", base.version)
-    qtbot.keyClicks(tab.editor, " Sign every reply.")
-    press(qtbot, Key.Key_S, CTRL)
-    qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    _meet_a_conflict(qtbot, window, bob)
     window.sidebar.list_view.setFocus()
     reached = []
     for _ in range(30):
