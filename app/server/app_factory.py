@@ -23,6 +23,7 @@ from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import ApiError, on_api_error, on_http_exception, on_unexpected
 from app.server.seeding import seed_if_new
+from app.server.token_gate import TokenGate
 
 
 def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
@@ -131,6 +132,9 @@ def create_app(
         },
         lifespan=lifespan,
     )
+    # A path with a trailing slash is a path of its own (404 JSON), never a redirect: Starlette
+    # would answer 307 to a Location built from the request's Host, before any token check.
+    app.router.redirect_slashes = False
     app.state.db = db
     app.state.callers = {}
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
@@ -138,8 +142,10 @@ def create_app(
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     if configure is not None:
         configure(app)
-    # Outermost: bodies are bounded before any route, test hook or token lookup runs.
+    # Bodies are bounded before any route or test hook runs; outermost, the token is checked
+    # from the head before any body is read (token_gate).
     app.add_middleware(BodyLimit)
+    app.add_middleware(TokenGate)
     return app
 
 
