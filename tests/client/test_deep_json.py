@@ -23,7 +23,6 @@ def test_a_deeply_nested_notes_list_is_not_valid_json(proxy: FaultProxy, compact
 
 def test_a_deeply_nested_task_is_not_valid_json(proxy: FaultProxy) -> None:
     proxy.fault(Fault.DEEP_JSON, path="task.md", size=DEPTH)
-    with TaskdeskClient(proxy.url, ANN) as client:
-        with pytest.raises(BadResponse) as raised:
-            client.get_task("a_writer")
+    with TaskdeskClient(proxy.url, ANN) as client, pytest.raises(BadResponse) as raised:
+        client.get_task("a_writer")
     assert "is not valid JSON" in raised.value.message
