@@ -18,6 +18,7 @@ from app.server import org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
+from app.server.disk_full import on_storage_error
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
@@ -128,6 +129,8 @@ def create_app(
         exception_handlers={
             ApiError: on_api_error,
             StarletteHTTPException: on_http_exception,
+            sqlite3.Error: on_storage_error,  # a full disk: 507, quietly (disk_full)
+            OSError: on_storage_error,
             Exception: on_unexpected,
         },
         lifespan=lifespan,
