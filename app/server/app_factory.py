@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute
 
 from app import version
-from app.core.workspace import Workspace, load_workspace
+from app.core.workspace import Workspace, WorkspaceError, load_workspace, read_workspace_bytes
 from app.server import org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
@@ -72,8 +72,8 @@ WORKSPACE_DIGEST = "workspace_sha256"
 def _file_digest(path: Path) -> str | None:
     """The file's SHA-256; None when it can't be read (load_workspace then says why)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_workspace_bytes(path)).hexdigest()
+    except WorkspaceError:
         return None
 
 
