@@ -38,6 +38,7 @@ class Fault(enum.Enum):
     CONFLICT_NO_BODY = "conflict_no_body"  # 409 with an empty body
     MALFORMED_JSON = "malformed_json"  # 200, JSON cut in the middle of an object
     WRONG_SHAPE = "wrong_shape"  # 200, valid JSON of the wrong shape
+    DEEP_JSON = "deep_json"  # 200, a notes list nested `size` arrays deep (not valid JSON)
     HTML_200 = "html_200"  # 200, an HTML sign-in page
     TRUNCATED = "truncated"  # forward; send half the body under the full Content-Length; close
     RESET = "reset"  # read the request, then reset the connection (nothing forwarded)
@@ -419,6 +420,10 @@ def _canned(rule: Rule) -> bytes | None:
         return _simple(
             200, b'{"unexpected": [1, 2, 3], "version": "seven"}', "application/json", []
         )
+    if fault is Fault.DEEP_JSON:
+        depth = rule.size
+        body = b'{"notes": ' + b"[" * depth + b"]" * depth + b"}"
+        return _simple(200, body, "application/json", [])
     if fault is Fault.HTML_200:
         page = b"<!doctype html><html><body><h1>Sign in to the network</h1></body></html>"
         return _simple(200, page, "text/html; charset=utf-8", [])

@@ -230,18 +230,27 @@ ALREADY_OPEN_MESSAGE = (
 )
 
 
+STILL_ENDING_MESSAGE = (
+    "taskdesk: the Taskdesk that was open on this data folder ({folder}) is still closing; "
+    "start it again in a moment."
+)
+
+
 def claim_data_folder() -> tuple[bool, InstanceLock | None]:
     """(open a window?, the lock on the data folder). When another Taskdesk holds the
     folder, it is asked to come forward and no window opens here. A folder that can't be
     locked (a read-only home) doesn't stop the window: its start-up says what is wrong."""
     from app.connect.paths import data_dir
-    from app.connect.single_instance import claim_data_folder, request_raise
+    from app.connect.single_instance import claim_data_folder, holder_is_ending, request_raise
 
     folder = data_dir()
     try:
         lock = claim_data_folder(folder)
     except OSError:
         return True, None
+    if lock is None and holder_is_ending(folder):
+        print(STILL_ENDING_MESSAGE.format(folder=folder), file=sys.stderr, flush=True)
+        return False, None
     if lock is None:
         with contextlib.suppress(OSError):  # the message still says where the running one is
             request_raise(folder)
@@ -274,6 +283,8 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
 
         SmokeCheck(app, window, screenshot=smoke.screenshot, timeout_s=smoke.timeout_s)
     code = app.exec()
+    if lock is not None:
+        lock.mark_ending()  # a launch from now on waits for this process, not for a window
     window.shutdown()
     return code
 

@@ -94,6 +94,10 @@ class TaskdeskClient:
     def close(self) -> None:
         self._http.close()
 
+    def cancel_requests(self) -> None:
+        """End the requests in flight and refuse new ones (the app is quitting)."""
+        self._http.cancel_all()
+
     # ------------------------------------------------------------------ people and org
 
     def me(self) -> Me:

@@ -57,6 +57,10 @@ class RequestDeadline:
         if expired:
             self._cut()
 
+    def cancel(self) -> None:
+        """End the request now, as if its deadline had passed (the app is quitting)."""
+        self._expire()
+
     def _expire(self) -> None:
         with self._lock:
             if self._done:

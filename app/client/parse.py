@@ -34,7 +34,10 @@ def parse_answer(
     """
     try:
         data = decode_in_pieces(body, long_lists) if long_lists else orjson.loads(body)
-    except ValueError:  # orjson's and json's decode errors, and bytes that aren't UTF-8
+    # ValueError: orjson's and json's decode errors, and bytes that aren't UTF-8.
+    # RecursionError: nesting deeper than Python's stack (json's decoder recurses per level);
+    # no answer of the API nests more than a few levels, so it is as malformed as any other.
+    except (ValueError, RecursionError):
         if "html" in content_type.lower() or body.lstrip()[:1] == b"<":
             raise BadResponse(
                 f"The server sent a web page instead of {what}. The server address may point "

@@ -117,6 +117,13 @@ def error_for_status(
             f"A gateway in front of {server} gave up waiting for it (HTTP 504). "
             "Try again in a moment."
         )
+    if status == 507:  # the reference server's full disk (docs/SECURITY.md)
+        return ServerError(
+            507,
+            retry_after_seconds(headers.get("Retry-After")),
+            message="The server's disk is full, so it could not store this. Your text stays "
+            "here; try again once the server has room.",
+        )
     if 500 <= status <= 599:
         return ServerError(status, retry_after_seconds(headers.get("Retry-After")))
     if 300 <= status <= 399:

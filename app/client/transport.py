@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.client
 import ipaddress
 import logging
 import platform
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -103,6 +105,9 @@ class Transport:
         adapter = DeadlineAdapter()
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
+        self._in_flight: set[RequestDeadline] = set()
+        self._in_flight_lock = threading.Lock()
+        self._cancelled = False
         self._session.headers["Accept"] = "application/json"
         self._session.headers["User-Agent"] = user_agent()
         if _is_loopback(parts.hostname):
@@ -115,6 +120,17 @@ class Transport:
 
     def close(self) -> None:
         self._session.close()
+
+    def cancel_all(self) -> None:
+        """End every request in flight at once and refuse new ones: the app is quitting.
+
+        Each request's socket is shut down (as its deadline would), which wakes the thread
+        reading it; it then fails as a request that ran out of time."""
+        with self._in_flight_lock:
+            self._cancelled = True
+            in_flight = list(self._in_flight)
+        for deadline in in_flight:
+            deadline.cancel()
 
     def request(
         self,
@@ -135,7 +151,7 @@ class Transport:
             send_headers["Content-Type"] = "application/json"
         started = time.monotonic()
         try:
-            with RequestDeadline(self.deadline) as deadline:
+            with RequestDeadline(self.deadline) as deadline, self._tracked(deadline):
                 try:
                     answer = self._exchange(method, url, body, send_headers, started)
                 except TaskdeskError:
@@ -164,6 +180,19 @@ class Transport:
             self._scrub(refusal)
             raise refusal
         return answer
+
+    @contextlib.contextmanager
+    def _tracked(self, deadline: RequestDeadline) -> Iterator[None]:
+        """Keeps ``deadline`` where ``cancel_all`` finds it while its request runs."""
+        with self._in_flight_lock:
+            if self._cancelled:  # nothing more goes out once the app is quitting
+                raise self._deadline_passed()
+            self._in_flight.add(deadline)
+        try:
+            yield
+        finally:
+            with self._in_flight_lock:
+                self._in_flight.discard(deadline)
 
     def _exchange(
         self, method: str, url: str, body: bytes | None, headers: dict[str, str], started: float

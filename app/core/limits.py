@@ -3,6 +3,15 @@
 TASK_MAX_BYTES = 262_144
 """A Task is at most 256 KiB of UTF-8."""
 
+NOTE_MAX_BYTES = 262_144
+"""A note's text in a workspace file is at most 256 KiB of UTF-8, like a Task: no run can
+inline more than the embed budget of it anyway, and a bigger one only costs memory."""
+
+WORKSPACE_MAX_BYTES = 64 * 1024 * 1024
+"""A workspace file is read only up to 64 MiB: over twice a 5,000-agent, 50,000-note org
+(bench/scale_workspace.py writes 27.5 MB), while parsing one peaks near ten times its size
+in memory (a 200 MB file took 2.27 GB)."""
+
 EMBED_BUDGET_BYTES = 65_536
 """Inlined note text per run, each note counted once."""
 

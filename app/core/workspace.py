@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.expander import Expansion, expand_embeds, is_display_path, task_display_path
-from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.limits import NOTE_MAX_BYTES, TASK_MAX_BYTES, WORKSPACE_MAX_BYTES, utf8_len
 from app.core.models import AccessEntry, OrgFile, PersonType, Reader
 from app.core.resource_files import default_task_template
 
@@ -97,14 +99,45 @@ class Workspace:
         )
 
 
-def load_workspace(path: str | Path) -> Workspace:
-    """Read and check a workspace file; every failure is a WorkspaceError naming the entry."""
+def read_workspace_bytes(path: str | Path) -> bytes:
+    """The bytes of a workspace file: a regular file only, of at most WORKSPACE_MAX_BYTES.
+
+    Opened without blocking and checked on the open file, so a FIFO (which would wait for a
+    writer forever), a device or a folder is refused at once, and a huge file is not read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        raw = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise WorkspaceError(f"workspace file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise WorkspaceError(f"cannot read workspace file {path}: {exc}") from None
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(file.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise WorkspaceError(
+                f"cannot read workspace file {path}: it is not a regular file"
+                f"{' but a folder' if stat.S_ISDIR(mode) else ''}"
+            )
+        try:
+            data = file.read(WORKSPACE_MAX_BYTES + 1)
+        except OSError as exc:
+            raise WorkspaceError(f"cannot read workspace file {path}: {exc}") from None
+    if len(data) > WORKSPACE_MAX_BYTES:
+        raise WorkspaceError(
+            f"workspace file {path} is larger than {WORKSPACE_MAX_BYTES // (1024 * 1024)} MB, "
+            "the most a workspace file may be"
+        )
+    return data
+
+
+def load_workspace(path: str | Path) -> Workspace:
+    """Read and check a workspace file; every failure is a WorkspaceError naming the entry."""
+    data = read_workspace_bytes(path)
+    try:
+        raw = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WorkspaceError(f"cannot read workspace file {path}: {exc}") from None
+    del data  # the text is what is parsed; the bytes need not stay alongside it
     try:
         # Numbers too long to be any field's value stay text, so the check below can name
         # the entry (int() itself refuses past 4,300 digits with a bare ValueError).
@@ -182,11 +215,14 @@ def parse_workspace(data: Any) -> Workspace:
     files: dict[str, OrgFile] = {}
     for where, n in _entries(top, "notes"):
         note_path = _path(n, where, org_id)
+        text = _str(n, "text", where, default="")
+        if utf8_len(text) > NOTE_MAX_BYTES:
+            raise WorkspaceError(f"{where} ({note_path}): text exceeds 256 KB")
         files[_new(files, note_path, where)] = OrgFile(
             note_path,
             "note",
             title=_opt_str(n, "title", where) or "",
-            text=_str(n, "text", where, default=""),
+            text=text,
             version=_int(n, "version", where, default=1),
             access=_access(n, where),
         )

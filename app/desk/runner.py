@@ -31,6 +31,9 @@ Outcome = tuple[bool, object]  # (True, the result) or (False, the exception)
 NET_THREADS = 4
 """Requests run side by side (a save, a remote check, a preview's note fetch)."""
 
+NET_GIVE_UP_MS = 1_000
+"""How long shutdown waits, past its timeout, for a request that was not cancelled."""
+
 log = logging.getLogger(__name__)
 
 
@@ -209,7 +212,10 @@ class Runner(QObject):
         self._closed = True
         if not finished:
             log.warning("background jobs still running at shutdown; waiting for them")
-            self._net.waitForDone()
-            self._disk.waitForDone()
+            self._disk.waitForDone()  # draft writes: never dropped
+            # Requests: their owner cancels them before this (the window cuts its client's
+            # sockets); one that still runs is not worth keeping a quitting process for.
+            if not self._net.waitForDone(NET_GIVE_UP_MS):
+                log.warning("a request was still running at shutdown; not waiting for it")
             QCoreApplication.sendPostedEvents(self)
         return finished

@@ -13,16 +13,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute
 
 from app import version
-from app.core.workspace import Workspace, load_workspace
+from app.core.workspace import Workspace, WorkspaceError, load_workspace, read_workspace_bytes
 from app.server import org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
+from app.server.disk_full import on_storage_error
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import ApiError, on_api_error, on_http_exception, on_unexpected
 from app.server.seeding import seed_if_new
+from app.server.token_gate import TokenGate
 
 
 def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
@@ -70,8 +72,8 @@ WORKSPACE_DIGEST = "workspace_sha256"
 def _file_digest(path: Path) -> str | None:
     """The file's SHA-256; None when it can't be read (load_workspace then says why)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_workspace_bytes(path)).hexdigest()
+    except WorkspaceError:
         return None
 
 
@@ -127,10 +129,15 @@ def create_app(
         exception_handlers={
             ApiError: on_api_error,
             StarletteHTTPException: on_http_exception,
+            sqlite3.Error: on_storage_error,  # a full disk: 507, quietly (disk_full)
+            OSError: on_storage_error,
             Exception: on_unexpected,
         },
         lifespan=lifespan,
     )
+    # A path with a trailing slash is a path of its own (404 JSON), never a redirect: Starlette
+    # would answer 307 to a Location built from the request's Host, before any token check.
+    app.router.redirect_slashes = False
     app.state.db = db
     app.state.callers = {}
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
@@ -138,8 +145,10 @@ def create_app(
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     if configure is not None:
         configure(app)
-    # Outermost: bodies are bounded before any route, test hook or token lookup runs.
+    # Bodies are bounded before any route or test hook runs; outermost, the token is checked
+    # from the head before any body is read (token_gate).
     app.add_middleware(BodyLimit)
+    app.add_middleware(TokenGate)
     return app
 
 

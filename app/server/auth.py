@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 
 from app.server.callers import Caller
@@ -17,19 +19,30 @@ def database(request: Request) -> ServerDatabase:
     return db
 
 
-async def current_caller(request: Request) -> Caller:
-    """The caller named by ``Authorization: Bearer <token>``; 401 for anything else."""
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+def caller_for_authorization(state: Any, authorization: str) -> Caller | None:
+    """The caller an ``Authorization`` header names (``Bearer <token>``), or None.
+
+    ``state`` is the app's state: its database and the cache of tokens already seen."""
+    scheme, _, token = authorization.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
+        return None
     # Tokens never change while the server runs, so a known one skips the database.
-    cache: dict[str, Caller] = request.app.state.callers
+    cache: dict[str, Caller] = state.callers
     caller = cache.get(token)
     if caller is None:
-        with database(request).read() as tx:
+        db: ServerDatabase = state.db
+        with db.read() as tx:
             caller = tx.caller_for_token(token)
         if caller is None:
-            raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
+            return None
         cache[token] = caller
+    return caller
+
+
+async def current_caller(request: Request) -> Caller:
+    """The caller named by ``Authorization: Bearer <token>``; 401 for anything else."""
+    caller = caller_for_authorization(request.app.state, request.headers.get("authorization", ""))
+    if caller is None:
+        raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
     return caller

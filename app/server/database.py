@@ -425,7 +425,14 @@ class ServerDatabase:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error:
+                # A COMMIT refused (a full disk) may leave the transaction open: end it, or the
+                # connection goes back to the pool inside it and every later BEGIN fails.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         self._closed = True

@@ -53,6 +53,8 @@ def _error(description: str) -> dict[str, Any]:
 
 
 UNAUTHORIZED = _error("`unauthorized`: no token, or not one of the org's")
+DISK_FULL_ANSWER = _error("`the server's disk is full`: nothing was written; try again later")
+WRITE_METHODS = ("put", "post", "delete")
 
 RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
     ("get", "/api/agents/{agent_id}/files/task.md"): {
@@ -250,6 +252,8 @@ def _operation(method: str, path: str, route: ApiRoute) -> dict[str, Any]:
     if key in PARAMETERS:
         operation["parameters"] = PARAMETERS[key]
     operation["responses"] = RESPONSES[key]
+    if key[0] in WRITE_METHODS:  # any write may meet a full disk (disk_full)
+        operation["responses"] = {**RESPONSES[key], "507": DISK_FULL_ANSWER}
     if key in REQUEST_BODIES:
         operation["requestBody"] = REQUEST_BODIES[key]
     operation["security"] = [{"bearer": []}]

@@ -32,7 +32,7 @@ from app.server.picker_notes import (
     accepts_gzip,
     access_json,
     compact_body,
-    picker_etag,
+    picker_key,
     readable_rows,
     spec_body,
 )
@@ -154,10 +154,8 @@ def embeddable_notes(request: Request, caller: Caller) -> Response:
         # Extension: each entry also carries its access list, so the Insert picker can say
         # which notes the agent being edited can read (docs/API-EXTENSIONS.md). A spec-only
         # server leaves it out.
-        etag = picker_etag(generation, caller, chosen, with_access=extensions)
-        if extensions and etag_matches(request.headers.get("if-none-match"), etag):
-            return Response(status_code=304, headers={"ETag": etag, "Vary": "Accept-Encoding"})
-        kept = bodies.get(etag)
+        key = picker_key(generation, caller, chosen, with_access=extensions)
+        kept = bodies.get(key)
         if kept is None:
             rows = bodies.rows(generation)
             if rows is None:
@@ -167,10 +165,14 @@ def embeddable_notes(request: Request, caller: Caller) -> Response:
             encoded = (
                 compact_body(readable) if chosen == "compact" else spec_body(readable, extensions)
             )
-            kept = bodies.keep(etag, generation, encoded)
+            kept = bodies.keep(key, generation, chosen, encoded)
     if not extensions:
         return Response(kept.body, media_type="application/json")
-    headers = {"ETag": etag, "Vary": "Accept-Encoding"}
+    # The ETag digests the body this caller gets (picker_notes), so a 304 needs the body made
+    # once per generation; it is kept, and the check costs a lookup after that.
+    headers = {"ETag": kept.etag, "Vary": "Accept-Encoding"}
+    if etag_matches(request.headers.get("if-none-match"), kept.etag):
+        return Response(status_code=304, headers=headers)
     if chosen == "compact" and accepts_gzip(request.headers.get("accept-encoding")):
         headers["Content-Encoding"] = "gzip"
         return Response(kept.gzipped(), media_type="application/json", headers=headers)

@@ -4,12 +4,14 @@ The compact form (EXTENSION, asked with ``?form=compact``; docs/API-EXTENSIONS.m
 same in about a third of the bytes: each access list and folder once, in a table that the
 entries point into, each entry a short array, and no ``level`` (the path gives it). Each
 body is kept per caller and generation of the notes (the ETag names both), with its gzip
-made once for clients that accept it.
+made once for clients that accept it. The ETag is a digest of the body itself, so it says
+nothing of notes the caller can't read and stays put when only those change.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -36,18 +38,25 @@ PickerRow = tuple[str, Kind, str, tuple[AccessEntry, ...]]
 """(display path, kind, stored title, access list) of one note or collection."""
 
 
-def picker_etag(generation: int, caller: Caller, form: Form, with_access: bool) -> str:
-    """Names the answer: the notes' generation, who asks (and what names them) and the form."""
+def picker_key(generation: int, caller: Caller, form: Form, with_access: bool) -> str:
+    """Where the answer is kept: the notes' generation, who asks (and what names them) and
+    the form. Never sent: the generation counts every note of the org."""
     who = ":".join([caller.type, caller.id, *sorted(caller.principals())])
+    return f"{form}-{generation}-{sha256_hex(who)[:16]}{'' if with_access else '-spec'}"
+
+
+def picker_etag(form: Form, body: bytes) -> str:
+    """The answer's ETag: its form and a digest of exactly the bytes this caller receives."""
     tag = {"spec": "notes", "compact": "notes-c"}[form]
-    return f'"{tag}-{generation}-{sha256_hex(who)[:16]}{"" if with_access else "-spec"}"'
+    return f'"{tag}-{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
 @dataclass(slots=True)
 class PickerBody:
-    """One encoded answer; its gzip is made the first time a client accepts one."""
+    """One encoded answer and its ETag; its gzip is made the first time a client accepts one."""
 
     body: bytes
+    etag: str
     _gzipped: bytes | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -68,19 +77,19 @@ class PickerBodies:
         self._rows: tuple[int, list[PickerRow]] | None = None  # every caller's rows, unfiltered
         self._lock = threading.Lock()
 
-    def get(self, etag: str) -> PickerBody | None:
+    def get(self, key: str) -> PickerBody | None:
         with self._lock:
-            return self._bodies.get(etag)
+            return self._bodies.get(key)
 
-    def keep(self, etag: str, generation: int, body: bytes) -> PickerBody:
-        kept = PickerBody(body)
+    def keep(self, key: str, generation: int, form: Form, body: bytes) -> PickerBody:
+        kept = PickerBody(body, picker_etag(form, body))
         with self._lock:
             if generation < self._generation:
                 return kept  # read before a change that another request has already seen
             if generation > self._generation:
                 self._bodies.clear()
                 self._generation = generation
-            self._bodies[etag] = kept
+            self._bodies[key] = kept
             total = sum(len(b.body) for b in self._bodies.values())
             while total > KEPT_BYTES and len(self._bodies) > 1:
                 total -= len(self._bodies.pop(next(iter(self._bodies))).body)

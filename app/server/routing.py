@@ -59,6 +59,7 @@ class ApiRoute(Route):
         self.methods = {method}
         self.method = method
         self.handler = handler
+        self.needs_caller = needs_caller  # the token gate checks it from the request's head
 
 
 class ApiRoutes:

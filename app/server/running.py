@@ -14,7 +14,7 @@ from starlette.applications import Starlette
 
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
-from app.server.http_guard import ConnectionLimits, guarded_protocol
+from app.server.http_guard import ConnectionBook, ConnectionLimits, guarded_protocol
 from app.server.rate_limit import RunRate
 
 START_TIMEOUT = 15.0
@@ -109,6 +109,8 @@ def start_server(
     except OSError:
         app.state.db.close()
         raise
+    book = ConnectionBook()  # the token gate marks authenticated connections in it
+    app.state.connection_book = book
     config = uvicorn.Config(
         app,
         log_config=None,  # leave the host program's logging alone
@@ -118,7 +120,7 @@ def start_server(
         ws="none",
         timeout_graceful_shutdown=1,
         timeout_keep_alive=int(limits.keep_alive),
-        http=guarded_protocol(limits),
+        http=guarded_protocol(limits, book),
         h11_max_incomplete_event_size=limits.max_head_bytes,
     )
     server = uvicorn.Server(config)

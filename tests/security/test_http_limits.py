@@ -14,7 +14,7 @@ import requests
 
 from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.security.conftest import LimitedServer
-from tests.security.raw_http import connect, open_idle_connection, read_answer, send_raw
+from tests.security.raw_http import connect, read_answer, send_raw
 from tests.server.http_calls import TIMEOUT, WRITER_TASK, call
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,6 +42,9 @@ def test_a_body_declared_too_large_is_refused_before_any_of_it_is_sent(
     token = live_server.token(who) if who else None
     answer = send_raw(live_server.url, _put_head(100 * 1024 * 1024, token))
     assert not answer.timed_out, "the server waited for 100 MB instead of refusing"
+    if who is None:  # no token: refused from the head, before its length is even looked at
+        assert (answer.status, answer.json()) == (401, {"error": "unauthorized"})
+        return
     assert answer.status == 413
     assert answer.json() == {"error": "request body too large"}
 
@@ -101,17 +104,23 @@ def test_a_stalled_body_is_cut_off(limited_server: LimitedServer) -> None:
     assert not answer.timed_out, "the server waited forever for the rest of the body"
 
 
-def test_connections_past_the_cap_get_503_and_the_rest_still_work(
+def test_connections_past_the_cap_get_503_when_all_are_authenticated_requests(
     limited_server: LimitedServer,
 ) -> None:
+    """Only authenticated requests in progress are never closed to make room."""
     server = limited_server(max_connections=20)
-    idle = [open_idle_connection(server.url) for _ in range(20)]
+    busy = [connect(server.url) for _ in range(20)]
     try:
+        for sock in busy:  # an authenticated PUT whose body is still on its way
+            sock.sendall(_put_head(100, "ann-secret", extra="Expect: 100-continue"))
+            # The 100 comes once the token is checked and the body asked for.
+            assert sock.recv(1024).startswith(b"HTTP/1.1 100 ")
+            sock.sendall(b'{"content": ')
         over = send_raw(server.url, b"GET /api/me HTTP/1.1\r\nHost: test\r\n\r\n")
         assert over.status == 503
         assert over.json() == {"error": "too many connections"}
     finally:
-        for sock in idle[:10]:
+        for sock in busy[:10]:
             sock.close()
     try:
         # Room again: a normal request is served.
@@ -120,7 +129,7 @@ def test_connections_past_the_cap_get_503_and_the_rest_still_work(
         )
         assert response.status_code == 200
     finally:
-        for sock in idle[10:]:
+        for sock in busy[10:]:
             sock.close()
 
 

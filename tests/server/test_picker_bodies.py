@@ -12,12 +12,12 @@ from app.server.picker_notes import PickerBodies, accepts_gzip
 
 def test_a_newer_generation_drops_every_older_answer() -> None:
     bodies = PickerBodies()
-    bodies.keep('"a-1"', 1, b"one")
-    bodies.keep('"b-1"', 1, b"uno")
-    bodies.keep('"a-2"', 2, b"two")
+    bodies.keep('"a-1"', 1, "spec", b"one")
+    bodies.keep('"b-1"', 1, "spec", b"uno")
+    bodies.keep('"a-2"', 2, "spec", b"two")
     assert bodies.get('"a-1"') is None and bodies.get('"b-1"') is None
     assert bodies.get('"a-2"') is not None
-    late = bodies.keep('"b-1"', 1, b"read before the change")  # answered, not kept
+    late = bodies.keep('"b-1"', 1, "spec", b"read before the change")  # answered, not kept
     assert late.body == b"read before the change" and bodies.get('"b-1"') is None
 
 
@@ -25,9 +25,9 @@ def test_the_oldest_answers_go_first_past_the_budget(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(picker_notes, "KEPT_BYTES", 10)
     bodies = PickerBodies()
     for name in "abc":
-        bodies.keep(f'"{name}"', 1, b"1234")
+        bodies.keep(f'"{name}"', 1, "spec", b"1234")
     assert [bodies.get(f'"{n}"') is not None for n in "abc"] == [False, True, True]
-    big = bodies.keep('"big"', 1, b"x" * 50)  # the newest stays, however large
+    big = bodies.keep('"big"', 1, "spec", b"x" * 50)  # the newest stays, however large
     assert bodies.get('"big"') is big and bodies.get('"c"') is None
     assert gzip.decompress(big.gzipped()) == big.body
 

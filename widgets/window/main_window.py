@@ -494,6 +494,11 @@ class MainWindow(QMainWindow):
         self.start_up.cancel()  # closed before it started: no server left behind
         if self._task_tab is not None:
             self._task_tab.shutdown()
+        if self.connection is not None:
+            # The draft is on disk (or queued on the disk lane, which shutdown waits for):
+            # no request in flight is worth keeping the process for (a slow server kept it
+            # up to a minute).
+            self.connection.client.cancel_requests()
         self.runner.shutdown(5_000)
         if self.connection is not None:
             self.connection.close()
