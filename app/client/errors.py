@@ -73,6 +73,12 @@ class NotFound(TaskdeskError):
     )
 
 
+class NoSuchRevision(NotFound):
+    """An earlier version of a Task the server no longer keeps (EXTENSION: one revision)."""
+
+    default_message = "The server no longer keeps that version of the Task."
+
+
 class InvalidRequest(TaskdeskError):
     default_message = "The server refused the request as invalid."
 

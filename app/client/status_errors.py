@@ -11,6 +11,7 @@ from app.client.errors import (
     BadResponse,
     BudgetExceeded,
     InvalidRequest,
+    NoSuchRevision,
     NoteEmbedded,
     NotFound,
     NotWritable,
@@ -100,6 +101,8 @@ def error_for_status(
                 "Sign in as an operator, or ask one to make the change."
             )
         )
+    if status == 404 and message == "no such revision":
+        return NoSuchRevision()
     if status == 404:
         return NotFound(
             f"The server has no such item{said_brief(message)}; it may have been deleted. "
