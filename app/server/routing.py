@@ -3,19 +3,13 @@
 A route may also have an ``at_once`` handler, run on the event loop before the thread hop:
 for the answers that need no more than a point read (a kept answer, a 304), where the hop
 itself would be three quarters of the time. It returns None to send the request on to the
-handler in its thread.
-
-A route that ``writes`` runs in the app's one write lane: saves are one at a time anyway (the
-database's write lock), and 32 threads queueing on that lock spend more time handing the GIL
-around than writing; the lane queues them on the event loop instead, one thread writing."""
+handler in its thread."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -37,7 +31,6 @@ def endpoint(
     needs_caller: bool,
     reads_body: bool,
     at_once: QuickHandler | None = None,
-    writes: bool = False,
 ) -> Callable[[Request], Awaitable[Response]]:
     """The Starlette endpoint for ``handler``: the caller first (401 before anything of the body
     is looked at), then the JSON object body (422), then the handler in a worker thread, since
@@ -53,21 +46,9 @@ def endpoint(
             answer = at_once(request=request, **arguments)
             if answer is not None:
                 return answer
-        if writes:
-            call = functools.partial(handler, request=request, **arguments)
-            return await anyio.to_thread.run_sync(call, limiter=write_lane(request))
         return await run_in_threadpool(handler, request=request, **arguments)
 
     return run
-
-
-def write_lane(request: Request) -> anyio.CapacityLimiter:
-    """The app's write lane, made on its event loop when first needed."""
-    state = request.app.state
-    lane: anyio.CapacityLimiter | None = getattr(state, "write_lane", None)
-    if lane is None:
-        lane = state.write_lane = anyio.CapacityLimiter(1)
-    return lane
 
 
 class ApiRoute(Route):
@@ -83,7 +64,6 @@ class ApiRoute(Route):
         reads_body: bool = False,
         include_in_schema: bool = True,
         at_once: QuickHandler | None = None,
-        writes: bool = False,
     ) -> None:
         super().__init__(
             path,
@@ -92,7 +72,6 @@ class ApiRoute(Route):
                 needs_caller=needs_caller,
                 reads_body=reads_body,
                 at_once=at_once,
-                writes=writes,
             ),
             methods=[method],
             name=handler.__name__,
@@ -119,7 +98,6 @@ class ApiRoutes:
         needs_caller: bool = True,
         reads_body: bool = False,
         at_once: QuickHandler | None = None,
-        writes: bool = False,
     ) -> Callable[[Handler], Handler]:
         def declare(handler: Handler) -> Handler:
             self.routes.append(
@@ -131,7 +109,6 @@ class ApiRoutes:
                     reads_body=reads_body,
                     include_in_schema=self.include_in_schema,
                     at_once=at_once,
-                    writes=writes,
                 )
             )
             return handler
@@ -144,16 +121,9 @@ class ApiRoutes:
         return self.route("GET", path, needs_caller=needs_caller, at_once=at_once)
 
     def put(
-        self,
-        path: str,
-        *,
-        needs_caller: bool = True,
-        reads_body: bool = False,
-        writes: bool = False,
+        self, path: str, *, needs_caller: bool = True, reads_body: bool = False
     ) -> Callable[[Handler], Handler]:
-        return self.route(
-            "PUT", path, needs_caller=needs_caller, reads_body=reads_body, writes=writes
-        )
+        return self.route("PUT", path, needs_caller=needs_caller, reads_body=reads_body)
 
     def post(
         self, path: str, *, needs_caller: bool = True, reads_body: bool = False

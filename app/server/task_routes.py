@@ -238,7 +238,7 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
     return answer_response(parts.encode(task_answers(request)), view)
 
 
-@router.put(TASK_PATH, reads_body=True, writes=True)
+@router.put(TASK_PATH, reads_body=True)
 def put_task(
     agent_id: str,
     request: Request,
