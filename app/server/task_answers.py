@@ -73,12 +73,20 @@ def encode_with_revisions(
     after = {k: body[k] for k in keys[cut + 1 :]}
     head = (orjson.dumps(before)[:-1] + b"," if before else b"{") + b'"revisions":['
     tail = b"]" + (b"," + orjson.dumps(after)[1:] if after else b"}")
+    # One join of every part: the body is copied once (a 50-revision answer is 430 KB and
+    # more; a join and then a concatenation copied it twice).
+    parts: list[bytes | memoryview] = [head]
     spans: list[tuple[int, int]] = []
     at = len(head)
-    for piece in revisions:
+    for n, piece in enumerate(revisions):
+        if n:
+            parts.append(b",")
+            at += 1
+        parts.append(piece)
         spans.append((at, at + len(piece)))
-        at += len(piece) + 1  # the comma
-    return head + b",".join(revisions) + tail, spans
+        at += len(piece)
+    parts.append(tail)
+    return b"".join(parts), spans
 
 
 class TaskAnswers:
