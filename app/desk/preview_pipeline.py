@@ -25,11 +25,12 @@ log = logging.getLogger(__name__)
 PREVIEW_DEBOUNCE_MS = 120
 """How long typing must pause before an expensive preview is made again."""
 
-CHEAP_PREVIEW_MS = 40
+CHEAP_PREVIEW_MS = 100
 """A preview whose last making took at most this long is made again at once on the next
 keystroke (the keys of one event-loop turn together), not after the debounce: editing a
-block of a 256 KB Task re-renders that block alone, ~20 ms, so the preview follows the typing
-within a frame or two. Slower ones (notes to fetch, a text that changed everywhere) wait for
+block of a 256 KB Task re-renders that block alone, ~20 ms (more on a busy machine: the
+margin keeps one slow spell from switching the debounce back on), so the preview follows
+the typing. Slower ones (notes to fetch, a text that changed everywhere) wait for
 a pause as before. While one is being made, keystrokes collapse into one follow-up."""
 
 
