@@ -37,7 +37,7 @@ from app.client.task_history import (
     SUMMARY_QUERY,
     Fetch,
     HistoryIncompleteError,
-    known_texts,
+    KnownTexts,
     revision_text_from,
     with_texts,
 )
@@ -81,6 +81,7 @@ class TaskdeskClient:
             max_body_bytes=max_body_bytes,
         )
         self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
+        self._text_hashes: dict[str, dict[int, str]] = {}  # per agent: its texts' SHA-256
         self._tasks_lock = threading.Lock()
         self._skipped_logged: set[str] = set()  # odd picker items already logged
         self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
@@ -176,14 +177,23 @@ class TaskdeskClient:
     ) -> TaskDoc:
         etag = answer.headers.get("ETag")
         build = task_from(agent_id, etag)
+        texts: KnownTexts | None = None
         if known is not None and fetch is not None:
-            build = with_texts(build, known_texts(known), fetch)
+            with self._tasks_lock:
+                hashes = self._text_hashes.get(agent_id)
+            texts = KnownTexts(known, hashes)
+            build = with_texts(build, texts, fetch)
         doc = parse_answer(answer.body, "the Task", build, _type(answer))
         with self._tasks_lock:
             if etag:
                 self._tasks[agent_id] = doc
+                if texts is not None:
+                    self._text_hashes[agent_id] = texts.hashes
+                else:  # read whole: no text of it was compared
+                    self._text_hashes.pop(agent_id, None)
             else:
                 self._tasks.pop(agent_id, None)
+                self._text_hashes.pop(agent_id, None)
         return doc
 
     def task_revision_text(self, agent_id: str, version: int) -> str | None:

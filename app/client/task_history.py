@@ -4,17 +4,20 @@ filled from the texts the client already holds, and each one it lacks fetched on
 An earlier version's text never changes, and the text a save archives is the live text the
 client last read, so after the first read a save's or a re-read's answer needs no earlier
 text at all: 50 kept revisions of a 256 KB Task are up to 80 MB on the wire each time.
+Each revision of such an answer carries its text's SHA-256 (``content_hash``); a held text
+is used only when it has that hash (a server whose database was replaced meanwhile may
+number other texts the same), else the text is fetched.
 A server that ignores the query sends the texts anyway; one without the one-revision route
 answers 404 ``not found`` and the Task is read whole instead (``HistoryIncompleteError``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TypeVar
 
 from app.core.model_json import Fields
-from app.core.models import TaskDoc
+from app.core.models import TaskDoc, sha256_hex
 
 SUMMARY_QUERY = "?revisions=summary"
 
@@ -39,9 +42,27 @@ Fetch = Callable[[int], "str | None"]
 out of the history, as the server has left it out), or HistoryIncompleteError."""
 
 
-def fill_texts(data: object, known: Mapping[int, str], fetch: Fetch) -> object:
-    """The decoded Task answer with each revision's text put back: from ``known``, else
-    ``fetch(version)``. Anything odd in the answer is left for the parser to name."""
+class KnownTexts:
+    """The texts of one agent's Task the client holds, by version, each hashed when first
+    compared (and only once: the next answer compares the same texts again)."""
+
+    def __init__(self, doc: TaskDoc | None, hashes: dict[int, str] | None = None) -> None:
+        self.texts = known_texts(doc)
+        self.hashes = {v: h for v, h in (hashes or {}).items() if v in self.texts}
+
+    def text_with_hash(self, version: int, digest: object) -> str | None:
+        text = self.texts.get(version)
+        if text is None or not isinstance(digest, str):
+            return None
+        held = self.hashes.get(version)
+        if held is None:
+            held = self.hashes[version] = sha256_hex(text)
+        return text if held == digest else None
+
+
+def fill_texts(data: object, known: KnownTexts, fetch: Fetch) -> object:
+    """The decoded Task answer with each revision's text put back: the one held when its
+    hash is the answer's, else ``fetch(version)``. Anything odd is left for the parser."""
     if not isinstance(data, dict):
         return data
     revisions = data.get("revisions")
@@ -49,13 +70,26 @@ def fill_texts(data: object, known: Mapping[int, str], fetch: Fetch) -> object:
         return data
     kept = []
     for revision in revisions:
-        if isinstance(revision, dict) and "content" not in revision:
-            version = revision.get("version")
-            if type(version) is int:
-                text = known[version] if version in known else fetch(version)
+        version = revision.get("version") if isinstance(revision, dict) else None
+        if type(version) is not int:
+            kept.append(revision)
+            continue
+        assert isinstance(revision, dict)
+        if "content" in revision:
+            known.hashes.pop(version, None)  # the answer's own text: not one compared
+        else:
+            digest = revision.get("content_hash")
+            text = known.text_with_hash(version, digest)
+            if text is None:
+                text = fetch(version)
                 if text is None:
                     continue
-                revision["content"] = text
+                known.texts[version] = text
+                if isinstance(digest, str):
+                    known.hashes[version] = digest
+                else:
+                    known.hashes.pop(version, None)
+            revision["content"] = text
         kept.append(revision)
     data["revisions"] = kept
     return data
@@ -67,7 +101,7 @@ def revision_text_from(data: object) -> str:
 
 
 def with_texts(
-    build: Callable[[object], T], known: Mapping[int, str], fetch: Fetch
+    build: Callable[[object], T], known: KnownTexts, fetch: Fetch
 ) -> Callable[[object], T]:
     """``build`` of the answer once its revisions' texts are filled in."""
     return lambda data: build(fill_texts(data, known, fetch))

@@ -32,13 +32,14 @@ REVISION = object_schema(
     },
 )
 REVISION_SUMMARY = object_schema(
-    ["version", "replaced_at", "replaced_by_name"],
+    ["version", "replaced_at", "replaced_by_name", "content_hash"],
     {
         "version": INTEGER,
         "replaced_at": STRING,
         "replaced_by_name": STRING,
         "replaced_by_type": STRING,
         "replaced_by_id": STRING,
+        "content_hash": STRING,  # the text's SHA-256 (hex)
     },
 )
 """A revision without its text: task.md with ``?revisions=summary`` (extension)."""

@@ -10,10 +10,6 @@ from typing import Any
 
 from app.server.db_records import RevisionRecord
 
-RevisionMeta = tuple[int, str, str, str, str]
-"""(version, replaced_at, replaced_by_type, replaced_by_id, replaced_by_name): a revision
-without its text."""
-
 
 def live_stamp(conn: Any, agent_id: str) -> tuple[int, str] | None:
     """(live version, live text's hash) of the agent's Task; None when there is no such agent.
@@ -47,18 +43,3 @@ def revisions_with_text(conn: Any, agent_id: str, versions: Iterable[int]) -> li
         (agent_id, *wanted),
     )
     return [RevisionRecord(*r) for r in rows]
-
-
-def revisions_without_text(conn: Any, agent_id: str, versions: Iterable[int]) -> list[RevisionMeta]:
-    """The named revisions' version, time and author, newest first; their text is not read."""
-    wanted = sorted(set(versions), reverse=True)
-    if not wanted:
-        return []
-    marks = ", ".join("?" * len(wanted))
-    rows = conn.execute(
-        "SELECT version, replaced_at, replaced_by_type, replaced_by_id, replaced_by_name"
-        f" FROM task_revisions WHERE agent_id = ? AND version IN ({marks})"
-        " ORDER BY version DESC",
-        (agent_id, *wanted),
-    )
-    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]

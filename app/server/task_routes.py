@@ -24,6 +24,7 @@ from starlette.responses import Response
 
 from app.core.expander import task_display_path, task_source
 from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.models import sha256_hex
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import (
@@ -49,11 +50,9 @@ from app.server.task_answers import (
     encode_with_revisions,
 )
 from app.server.task_revision_records import (
-    RevisionMeta,
     kept_versions,
     live_stamp,
     revisions_with_text,
-    revisions_without_text,
 )
 
 router = ApiRoutes()
@@ -96,15 +95,16 @@ def revision_fields(r: RevisionRecord, *, spec_only: bool = False) -> dict[str, 
     return revision
 
 
-def summary_fields(meta: RevisionMeta) -> dict[str, Any]:
-    """One revision without its text (EXTENSION ``?revisions=summary``)."""
-    version, replaced_at, by_type, by_id, by_name = meta
+def summary_fields(r: RevisionRecord) -> dict[str, Any]:
+    """One revision without its text (EXTENSION ``?revisions=summary``), but with the text's
+    SHA-256, so a client can tell that the text it holds for that version is this one."""
     return {
-        "version": version,
-        "replaced_at": replaced_at,
-        "replaced_by_name": by_name,
-        "replaced_by_type": by_type,
-        "replaced_by_id": by_id,
+        "version": r.version,
+        "replaced_at": r.replaced_at,
+        "replaced_by_name": r.replaced_by_name,
+        "replaced_by_type": r.replaced_by_type,
+        "replaced_by_id": r.replaced_by_id,
+        "content_hash": sha256_hex(r.content),
     }
 
 
@@ -181,11 +181,11 @@ def task_answer_parts(
             if piece is not None:
                 pieces[version] = piece
     missing = [v for v in versions if v not in pieces]
-    if view is TaskView.SUMMARY:
-        for meta in revisions_without_text(tx.conn, agent_id, missing):
-            pieces[meta[0]] = orjson.dumps(summary_fields(meta))
-    else:
-        for r in revisions_with_text(tx.conn, agent_id, missing):
+    # A revision is read (and hashed) once per process and view: its encoding is kept.
+    for r in revisions_with_text(tx.conn, agent_id, missing):
+        if view is TaskView.SUMMARY:
+            pieces[r.version] = orjson.dumps(summary_fields(r))
+        else:
             pieces[r.version] = orjson.dumps(revision_fields(r, spec_only=view is TaskView.SPEC))
     body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC)
     return TaskAnswerParts(view, body, live, versions, pieces)

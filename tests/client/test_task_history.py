@@ -97,3 +97,25 @@ def test_the_largest_legal_history_opens(tmp_path: Path) -> None:
             saved = ann.put_task(AGENT, "Short again.\n", doc.version)
     assert saved.revisions[0].content == doc.content
     assert len(saved.revisions) == MAX_REVISIONS
+
+
+def test_a_held_text_the_server_numbers_otherwise_is_fetched(tmp_path: Path) -> None:
+    """The database replaced under the same address (a local workspace set aside and made
+    afresh): a version number comes back with another text, and the held one is not used."""
+    with start_server(WORKSPACE_BASIC, tmp_path / "first.sqlite3") as first:
+        port = int(first.url.rsplit(":", 1)[1])
+        with TaskdeskClient(first.url, BOB) as bob:
+            bob.put_task(AGENT, "The first database's text.\n", None)
+        ann = TaskdeskClient(first.url, ANN)
+        held = ann.get_task(AGENT)
+    try:
+        with start_server(WORKSPACE_BASIC, tmp_path / "second.sqlite3", port=port) as second:
+            with TaskdeskClient(second.url, BOB) as bob:
+                bob.put_task(AGENT, "The second database's text.\n", None)
+                bob.put_task(AGENT, "And its next one.\n", None)
+            doc = ann.get_task(AGENT)
+            assert (doc.content, doc.version, doc.revisions) == _whole(second.url)
+    finally:
+        ann.close()
+    texts = {r.version: r.content for r in doc.revisions}
+    assert texts[held.version] == "The second database's text.\n"
