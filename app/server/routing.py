@@ -121,9 +121,16 @@ class ApiRoutes:
         return self.route("GET", path, needs_caller=needs_caller, at_once=at_once)
 
     def put(
-        self, path: str, *, needs_caller: bool = True, reads_body: bool = False
+        self,
+        path: str,
+        *,
+        needs_caller: bool = True,
+        reads_body: bool = False,
+        at_once: QuickHandler | None = None,
     ) -> Callable[[Handler], Handler]:
-        return self.route("PUT", path, needs_caller=needs_caller, reads_body=reads_body)
+        return self.route(
+            "PUT", path, needs_caller=needs_caller, reads_body=reads_body, at_once=at_once
+        )
 
     def post(
         self, path: str, *, needs_caller: bool = True, reads_body: bool = False

@@ -238,7 +238,15 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
     return answer_response(parts.encode(task_answers(request)), view)
 
 
-@router.put(TASK_PATH, reads_body=True)
+def agent_known_at_once(agent_id: str, request: Request, **_: Any) -> None:
+    """On the event loop, before the save's thread: 404 for an agent there is none of (a
+    point read, as the GET's), so the thread goes straight to its checks and the write."""
+    with database(request).read() as tx:
+        if live_stamp(tx.conn, agent_id) is None:
+            raise ApiError(404, "no such agent")
+
+
+@router.put(TASK_PATH, reads_body=True, at_once=agent_known_at_once)
 def put_task(
     agent_id: str,
     request: Request,
@@ -246,8 +254,6 @@ def put_task(
     body: dict[str, Any],
 ) -> Response:
     db = database(request)
-    with db.read() as tx:
-        _agent_or_404(tx, agent_id)
     expected = body.get("expected_version")
     # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
     # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
