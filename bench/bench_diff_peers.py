@@ -32,7 +32,7 @@ from app.core.diff_model import build_diff
 CASES = [("1% changed", 0.01), ("30% changed", 0.30), ("all changed", None)]
 RECORDED_MELD_MS = {"1% changed": 3.54, "30% changed": 14.66, "all changed": 4.44}
 RECORDED_BEFORE_MS = {"1% changed": 4.79, "30% changed": 9.17, "all changed": 9.15}
-REPEAT = 15
+REPEAT = 25
 
 
 def load(path: str, name: str) -> ModuleType:
@@ -51,6 +51,18 @@ def best_ms(action: Callable[[], object]) -> float:
         action()
         times.append(time.perf_counter() - start)
     return min(times) * 1000
+
+
+def interleaved_best_ms(runs: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """Each run's best time, the runs taken in turn REPEAT times: a busy spell of the
+    machine hits them all alike."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(REPEAT):
+        for name, action in runs.items():
+            start = time.perf_counter()
+            action()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(found) * 1000 for name, found in times.items()}
 
 
 def main() -> None:
@@ -72,32 +84,30 @@ def main() -> None:
             new = "".join(lines or changed_copy(base, fraction or 0.0, seed=2))
             Path(tmp, "old").write_text(old)
             Path(tmp, "new").write_text(new)
-            ours = best_ms(lambda: build_diff(old, new))  # noqa: B023
-            earlier = (
-                best_ms(lambda: before.build_diff(old, new))  # type: ignore[union-attr]  # noqa: B023
-                if before is not None
-                else RECORDED_BEFORE_MS[name]
-            )
+            runs: dict[str, Callable[[], object]] = {
+                "ours": lambda: build_diff(old, new),  # noqa: B023
+            }
+            if before is not None:
+                runs["before"] = lambda: before.build_diff(old, new)  # type: ignore[union-attr]  # noqa: B023
             if meld is not None:
-
-                def run_meld() -> None:
-                    matcher = meld.MyersSequenceMatcher(None, old.split("\n"), new.split("\n"))  # noqa: B023
-                    matcher.get_opcodes()
-
-                meld_ms, meld_note = best_ms(run_meld), ""
-            else:
-                meld_ms, meld_note = RECORDED_MELD_MS[name], " (recorded)"
-            gnu_ms = (
-                best_ms(
-                    lambda: subprocess.run(
-                        [gnu, str(Path(tmp, "old")), str(Path(tmp, "new"))],  # type: ignore[list-item]
-                        stdout=subprocess.DEVNULL,
-                        check=False,
-                    )
+                runs["meld"] = lambda: meld.MyersSequenceMatcher(
+                    None,
+                    old.split("\n"),
+                    new.split("\n"),  # noqa: B023
+                ).get_opcodes()
+            if gnu:
+                gnu_cmd = [gnu, str(Path(tmp, "old")), str(Path(tmp, "new"))]
+                runs["gnu"] = lambda: subprocess.run(
+                    gnu_cmd,  # noqa: B023
+                    stdout=subprocess.DEVNULL,
+                    check=False,
                 )
-                if gnu
-                else float("nan")
-            )
+            best = interleaved_best_ms(runs)
+            ours = best["ours"]
+            earlier = best.get("before", RECORDED_BEFORE_MS[name])
+            meld_ms = best.get("meld", RECORDED_MELD_MS[name])
+            meld_note = "" if meld is not None else " (recorded)"
+            gnu_ms = best.get("gnu", float("nan"))
             before_note = "" if before is not None else " (recorded)"
             ratios = f"{earlier / meld_ms:.2f} → {ours / meld_ms:.2f}×"
             print(
