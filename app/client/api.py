@@ -14,6 +14,8 @@ from app.client.errors import (
     BadResponse,
     ConnectionLost,
     InvalidRequest,
+    NoSuchRevision,
+    NotFound,
     SaveUncertain,
     TaskdeskError,
     TimedOut,
@@ -31,6 +33,14 @@ from app.client.parse import (
     task_from,
 )
 from app.client.runs import RunInfo, RunSummary
+from app.client.task_history import (
+    SUMMARY_QUERY,
+    Fetch,
+    HistoryIncompleteError,
+    KnownTexts,
+    revision_text_from,
+    with_texts,
+)
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
@@ -71,6 +81,7 @@ class TaskdeskClient:
             max_body_bytes=max_body_bytes,
         )
         self._tasks: dict[str, TaskDoc] = {}  # last Task per agent with its ETag
+        self._text_hashes: dict[str, dict[int, str]] = {}  # per agent: its texts' SHA-256
         self._tasks_lock = threading.Lock()
         self._skipped_logged: set[str] = set()  # odd picker items already logged
         self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
@@ -130,35 +141,89 @@ class TaskdeskClient:
             self._handed[doc.agent_id] = (doc, time.monotonic())
 
     def get_task(self, agent_id: str) -> TaskDoc:
-        """The agent's live Task. Asks with the last ETag, so an unchanged Task costs no body."""
+        """The agent's live Task. Asks with the last ETag, so an unchanged Task costs no body;
+        once a Task was read, asks for it without the earlier texts it already holds
+        (``task_history``), so a long history crosses the wire once."""
         with self._tasks_lock:
             handed = self._handed.pop(agent_id, None)
         if handed is not None and time.monotonic() - handed[1] < HANDED_OVER_SECONDS:
             return handed[0]
         known = self.cached_task(agent_id)
         headers = {"If-None-Match": known.etag} if known is not None and known.etag else {}
-        answer = self._http.request(
-            "GET", self._task_path(agent_id), headers=headers, expect=(200, 304)
-        )
-        if answer.status == 304:
-            if known is None:
-                raise BadResponse(
-                    "The server said the Task was unchanged, but nothing was asked about. "
-                    "Try again; the server may be misconfigured.",
-                    status=304,
-                )
-            return known
-        return self._remember(agent_id, answer)
+        path = self._task_path(agent_id)
+        try:
+            answer = self._http.request(
+                "GET",
+                path + SUMMARY_QUERY if known is not None else path,
+                headers=headers,
+                expect=(200, 304),
+            )
+            if answer.status == 304:
+                if known is None:
+                    raise BadResponse(
+                        "The server said the Task was unchanged, but nothing was asked about. "
+                        "Try again; the server may be misconfigured.",
+                        status=304,
+                    )
+                return known
+            return self._remember(agent_id, answer, known, self._texts_or_whole(agent_id))
+        except HistoryIncompleteError:
+            log.debug(
+                "%s: an earlier text could not be read on its own; reading it whole", agent_id
+            )
+            return self._remember(agent_id, self._http.request("GET", path))
 
-    def _remember(self, agent_id: str, answer: Answer) -> TaskDoc:
+    def _remember(
+        self,
+        agent_id: str,
+        answer: Answer,
+        known: TaskDoc | None = None,
+        fetch: Fetch | None = None,
+    ) -> TaskDoc:
         etag = answer.headers.get("ETag")
-        doc = parse_answer(answer.body, "the Task", task_from(agent_id, etag), _type(answer))
+        build = task_from(agent_id, etag)
+        texts: KnownTexts | None = None
+        if known is not None and fetch is not None:
+            with self._tasks_lock:
+                hashes = self._text_hashes.get(agent_id)
+            texts = KnownTexts(known, hashes)
+            build = with_texts(build, texts, fetch)
+        doc = parse_answer(answer.body, "the Task", build, _type(answer))
         with self._tasks_lock:
             if etag:
                 self._tasks[agent_id] = doc
+                if texts is not None:
+                    self._text_hashes[agent_id] = texts.hashes
+                else:  # read whole: no text of it was compared
+                    self._text_hashes.pop(agent_id, None)
             else:
                 self._tasks.pop(agent_id, None)
+                self._text_hashes.pop(agent_id, None)
         return doc
+
+    def task_revision_text(self, agent_id: str, version: int) -> str | None:
+        """One earlier text of the Task (EXTENSION); None when the server no longer keeps it.
+        A server without the route raises HistoryIncompleteError."""
+        try:
+            answer = self._http.request("GET", f"{self._task_path(agent_id)}/revisions/{version}")
+        except NoSuchRevision:
+            return None
+        except NotFound:
+            raise HistoryIncompleteError(version) from None
+        what = "an earlier version of the Task"
+        return parse_answer(answer.body, what, revision_text_from, _type(answer))
+
+    def _texts_or_whole(self, agent_id: str) -> Fetch:
+        """For a read: a text no longer kept is one the answer could not name, so the Task is
+        read whole (HistoryIncompleteError) rather than shown with a gap."""
+
+        def fetch(version: int) -> str:
+            text = self.task_revision_text(agent_id, version)
+            if text is None:
+                raise HistoryIncompleteError(version)
+            return text
+
+        return fetch
 
     def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc:
         """Save the Task. Never re-sent blindly: when the answer is lost, the live Task is read
@@ -179,9 +244,13 @@ class TaskdeskClient:
                 "The Task holds a character that cannot be saved (a broken Unicode character, "
                 "often from pasted text). Retype or delete the odd character, then save again."
             ) from None
+        known = self.cached_task(agent_id)
+        path = self._task_path(agent_id) + (SUMMARY_QUERY if known is not None else "")
         try:
-            answer = self._http.request("PUT", self._task_path(agent_id), body=body)
-            return self._remember(agent_id, answer)
+            answer = self._http.request("PUT", path, body=body)
+            # The text the save archived is the one last read: nothing need be fetched. One
+            # that can't be read now is left out of the history; the next read asks again.
+            return self._remember(agent_id, answer, known, self._texts_or_gaps(agent_id))
         except (ConnectionLost, TimedOut) as lost:
             log.debug(
                 "save of %s lost its answer (%s); reading the live Task",
@@ -195,6 +264,15 @@ class TaskdeskClient:
                 raise
             log.debug("save of %s answered unreadably; reading the live Task", agent_id)
         return self._confirm_save(agent_id, content)
+
+    def _texts_or_gaps(self, agent_id: str) -> Fetch:
+        def fetch(version: int) -> str | None:
+            try:
+                return self.task_revision_text(agent_id, version)
+            except HistoryIncompleteError:
+                return None
+
+        return fetch
 
     def _confirm_save(self, agent_id: str, content: str) -> TaskDoc:
         with self._tasks_lock:

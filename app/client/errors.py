@@ -79,6 +79,12 @@ class AgentGone(NotFound):
     default_message = "This agent no longer exists on the server."
 
 
+class NoSuchRevision(NotFound):
+    """An earlier version of a Task the server no longer keeps (EXTENSION: one revision)."""
+
+    default_message = "The server no longer keeps that version of the Task."
+
+
 class InvalidRequest(TaskdeskError):
     default_message = "The server refused the request as invalid."
 

@@ -12,6 +12,7 @@ from app.client.errors import (
     BadResponse,
     BudgetExceeded,
     InvalidRequest,
+    NoSuchRevision,
     NoteEmbedded,
     NotFound,
     NotWritable,
@@ -101,6 +102,8 @@ def error_for_status(
                 "Sign in as an operator, or ask one to make the change."
             )
         )
+    if status == 404 and message == "no such revision":
+        return NoSuchRevision()
     if status == 404:
         if message == "no such agent":
             return AgentGone()

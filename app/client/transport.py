@@ -30,11 +30,15 @@ from app.client.errors import (
 )
 from app.client.scrubbing import REDACTED, scrub_tokens
 from app.client.status_errors import error_for_status
+from app.core.limits import TASK_ANSWER_MAX_BYTES
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
-"""Largest answer read: 50 revisions of 256 KB is about 13 MB, so this leaves ample room."""
+MIB = 1024 * 1024
+
+DEFAULT_MAX_BODY_BYTES = -(-TASK_ANSWER_MAX_BYTES // MIB) * MIB
+"""Largest answer read: the largest Task answer a server may legally send (the spec's worst
+case, ``limits.TASK_ANSWER_MAX_BYTES``), rounded up to whole MiB: 80 MiB."""
 
 DEFAULT_DEADLINE = 60.0
 """Longest any one request may take from start to last byte, in seconds."""

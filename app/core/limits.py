@@ -18,6 +18,18 @@ EMBED_BUDGET_BYTES = 65_536
 MAX_REVISIONS = 50
 """Earlier versions of a Task kept on the server."""
 
+JSON_ESCAPE_FACTOR = 6
+"""The most bytes JSON may spend on one byte of text: a control character is written ``\\u00XX``."""
+
+RECORD_FIELDS_MAX_BYTES = 65_536
+"""Room for a Task's or a revision's other fields (times, names, ids, a server's own)."""
+
+TASK_ANSWER_MAX_BYTES = (MAX_REVISIONS + 1) * (
+    JSON_ESCAPE_FACTOR * TASK_MAX_BYTES + RECORD_FIELDS_MAX_BYTES
+)
+"""The largest Task answer a server may legally send: the live text and 50 revisions, each
+256 KB of control characters escaped to six bytes (83,558,400 bytes, about 80 MB)."""
+
 EMBED_DEPTH = 2
 """The Task's embeds (hop 1) and the embeds of the notes they inline (hop 2)."""
 

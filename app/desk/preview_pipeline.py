@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -23,6 +24,15 @@ from app.store.errors import StoreError
 log = logging.getLogger(__name__)
 
 PREVIEW_DEBOUNCE_MS = 120
+"""How long typing must pause before an expensive preview is made again."""
+
+CHEAP_PREVIEW_MS = 100
+"""A preview whose last making took at most this long is made again at once on the next
+keystroke (the keys of one event-loop turn together), not after the debounce: editing a
+block of a 256 KB Task re-renders that block alone, ~20 ms (more on a busy machine: the
+margin keeps one slow spell from switching the debounce back on), so the preview follows
+the typing. Slower ones (notes to fetch, a text that changed everywhere) wait for
+a pause as before. While one is being made, keystrokes collapse into one follow-up."""
 
 
 class PreviewSource(Protocol):
@@ -99,6 +109,7 @@ class PreviewPipeline(QObject):
         text_source: Callable[[], str],
         render: PreviewRender | None = None,
         debounce_ms: int = PREVIEW_DEBOUNCE_MS,
+        cheap_ms: int = CHEAP_PREVIEW_MS,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -116,6 +127,10 @@ class PreviewPipeline(QObject):
         self._busy = False
         self._queued = False
         self._failing = False  # said once per spell of failures, not per keystroke
+        self._debounce_ms = debounce_ms
+        self._cheap_s = cheap_ms / 1000
+        self._started_at = 0.0
+        self._last_cost: float | None = None  # seconds the last preview took to make
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
@@ -135,9 +150,16 @@ class PreviewPipeline(QObject):
             self.refresh_now()
 
     def schedule(self) -> None:
-        """The text changed: redraw once typing pauses. Cheap: no work on the text."""
+        """The text changed: redraw at once when the last preview was cheap to make, else once
+        typing pauses. Cheap: no work on the text here."""
         self._requested += 1
-        self._timer.start()
+        if self._last_cost is not None and self._last_cost <= self._cheap_s:
+            if self._busy:
+                self._queued = True  # the follow-up starts as the running one ends
+            elif not self._timer.isActive() or self._timer.interval() != 0:
+                self._timer.start(0)
+            return
+        self._timer.start(self._debounce_ms)
 
     def refresh_now(self) -> None:
         """Redraws without waiting for the debounce (a note changed, the tab was shown)."""
@@ -153,6 +175,7 @@ class PreviewPipeline(QObject):
             self._queued = True  # one follow-up, with whatever the text is by then
             return
         self._busy = True
+        self._started_at = time.monotonic()
         text = self._text_source()
         version, serial = self._requested, self._contexts
         notes, render = self._notes, self._render or _render_preview
@@ -204,6 +227,7 @@ class PreviewPipeline(QObject):
 
     def _on_ready(self, result: PreviewResult, serial: int) -> None:
         self._busy = False
+        self._last_cost = time.monotonic() - self._started_at
         if serial != self._contexts:  # made for the agent open before: never shown as this one
             self._next()
             return
@@ -214,6 +238,7 @@ class PreviewPipeline(QObject):
 
     def _on_failed(self, exc: BaseException, serial: int) -> None:
         self._busy = False
+        self._last_cost = None  # after a failure, wait for typing to pause again
         if serial != self._contexts:
             self._next()
             return

@@ -31,6 +31,18 @@ REVISION = object_schema(
         "replaced_by_id": STRING,
     },
 )
+REVISION_SUMMARY = object_schema(
+    ["version", "replaced_at", "replaced_by_name", "content_hash"],
+    {
+        "version": INTEGER,
+        "replaced_at": STRING,
+        "replaced_by_name": STRING,
+        "replaced_by_type": STRING,
+        "replaced_by_id": STRING,
+        "content_hash": STRING,  # the text's SHA-256 (hex)
+    },
+)
+"""A revision without its text: task.md with ``?revisions=summary`` (extension)."""
 TASK_DOC = object_schema(
     ["path", "display_path", "content", "version", "revisions"],
     {
@@ -38,7 +50,8 @@ TASK_DOC = object_schema(
         "display_path": STRING,
         "content": STRING,
         "version": INTEGER,
-        "revisions": {"type": "array", "items": REVISION},
+        # With ?revisions=summary (extension) the revisions come without their text.
+        "revisions": {"type": "array", "items": {"anyOf": [REVISION, REVISION_SUMMARY]}},
         "agent_id": STRING,
         "hash": STRING,
         "updated_at": STRING,

@@ -24,6 +24,7 @@ from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import ApiError, on_api_error, on_http_exception, on_unexpected
 from app.server.seeding import seed_if_new
+from app.server.task_answers import TaskAnswers
 from app.server.token_gate import TokenGate
 
 
@@ -141,6 +142,7 @@ def create_app(
     app.state.db = db
     app.state.callers = {}
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
+    app.state.task_answers = TaskAnswers()  # task.md's answers per version (task_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     if configure is not None:

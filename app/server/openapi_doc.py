@@ -29,6 +29,7 @@ from app.server.api_schemas import (
     JSON,
     ME,
     NOTE,
+    REVISION,
     RUN,
     RUNS,
     STRING,
@@ -74,6 +75,11 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
             "`content must be a string`, `write exceeds 256 KB`, or a body that is not a "
             "JSON object"
         ),
+    },
+    ("get", "/api/agents/{agent_id}/files/task.md/revisions/{version}"): {
+        "200": _body("One kept revision of the Task, with its text", REVISION),
+        "401": UNAUTHORIZED,
+        "404": _error("`no such agent`, or `no such revision`: not a kept version"),
     },
     ("delete", "/api/agents/{agent_id}/files/task.md"): {
         "401": UNAUTHORIZED,
@@ -170,12 +176,31 @@ def _in_path(name: str) -> dict[str, Any]:
 
 
 _FORM_DOC = "EXTENSION: `compact` asks for the compact form; anything else is ignored"
+_REVISIONS_DOC = (
+    "EXTENSION: `summary` leaves the revisions' text out (each is then read with"
+    " GET task.md/revisions/:version); anything else is ignored"
+)
+REVISIONS_VIEW = {
+    "name": "revisions",
+    "in": "query",
+    "required": False,
+    "schema": {
+        "anyOf": [STRING, {"type": "null"}],
+        "description": _REVISIONS_DOC,
+        "title": "Revisions",
+    },
+    "description": _REVISIONS_DOC,
+}
 AGENT_ID, GUILD_ID, RUN_ID = _in_path("agent_id"), _in_path("guild_id"), _in_path("run_id")
 DISPLAY_PATH = _in_path("display_path")  # may hold slashes: {display_path:path}
 
 PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
-    ("get", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
-    ("put", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
+    ("get", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID, REVISIONS_VIEW],
+    ("put", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID, REVISIONS_VIEW],
+    ("get", "/api/agents/{agent_id}/files/task.md/revisions/{version}"): [
+        AGENT_ID,
+        _in_path("version"),
+    ],
     ("delete", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
     ("post", "/api/agents/{agent_id}/runs"): [AGENT_ID],
     ("get", "/api/agents/{agent_id}/runs"): [AGENT_ID],

@@ -6,20 +6,25 @@ Who may start a run: any authenticated caller of the org, at most ``RunRate`` ru
 (429 with Retry-After past it). A run is expanded as its agent; what a caller sees of it
 (POST's answer and GET) withholds every file that caller can't read (``run_views``).
 
-``router`` holds the spec's Task endpoints, ``extension_router`` the runs. On a spec-only
+``router`` holds the spec's Task endpoints, ``extension_router`` the runs and one revision's
+text (``GET task.md/revisions/:version``, for a client that read the Task with
+``?revisions=summary``, which leaves the revisions' text out). On a spec-only
 server (``app.state.extensions`` False) the runs are not mounted, task.md carries no ETag
 (no 304), bodies hold only the spec's fields, and a 409 does not carry the live version.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.expander import task_display_path, task_source
 from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.models import sha256_hex
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import (
@@ -29,6 +34,7 @@ from app.server.database import (
     VersionConflictError,
     utc_now,
 )
+from app.server.db_records import RevisionRecord
 from app.server.live_expansion import expand_live_task
 from app.server.rate_limit import RateLimiter
 from app.server.responses import ApiError, JsonResponse
@@ -36,6 +42,18 @@ from app.server.routing import ApiRoutes
 from app.server.run_records import RunRecord, add_run, find_run, new_run_id, runs_of
 from app.server.run_views import file_spans, readable_by, run_summary_view, run_view
 from app.server.system_prompt import build_system_prompt
+from app.server.task_answers import (
+    EncodedTask,
+    SharedBody,
+    TaskAnswers,
+    TaskView,
+    encode_with_revisions,
+)
+from app.server.task_revision_records import (
+    kept_versions,
+    live_stamp,
+    revisions_with_text,
+)
 
 router = ApiRoutes()
 extension_router = ApiRoutes()
@@ -43,8 +61,12 @@ extension_router = ApiRoutes()
 TASK_PATH = "/api/agents/{agent_id}/files/task.md"
 
 
+def stamp_etag(version: int, digest: str) -> str:
+    return f'"v{version}-{digest[:16]}"'
+
+
 def etag_of(task: TaskRecord) -> str:
-    return f'"v{task.version}-{task.hash[:16]}"'
+    return stamp_etag(task.version, task.hash)
 
 
 def etag_matches(if_none_match: str | None, etag: str) -> bool:
@@ -59,21 +81,37 @@ def extensions_on(request: Request) -> bool:
     return bool(getattr(request.app.state, "extensions", True))
 
 
+def revision_fields(r: RevisionRecord, *, spec_only: bool = False) -> dict[str, Any]:
+    """One revision as task.md's ``revisions`` lists it."""
+    revision: dict[str, Any] = {
+        "version": r.version,
+        "content": r.content,
+        "replaced_at": r.replaced_at,
+        "replaced_by_name": r.replaced_by_name,
+    }
+    if not spec_only:
+        revision["replaced_by_type"] = r.replaced_by_type
+        revision["replaced_by_id"] = r.replaced_by_id
+    return revision
+
+
+def summary_fields(r: RevisionRecord) -> dict[str, Any]:
+    """One revision without its text (EXTENSION ``?revisions=summary``), but with the text's
+    SHA-256, so a client can tell that the text it holds for that version is this one."""
+    return {
+        "version": r.version,
+        "replaced_at": r.replaced_at,
+        "replaced_by_name": r.replaced_by_name,
+        "replaced_by_type": r.replaced_by_type,
+        "replaced_by_id": r.replaced_by_id,
+        "content_hash": sha256_hex(r.content),
+    }
+
+
 def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
     (none of those when ``spec_only``)."""
-    revisions: list[dict[str, Any]] = []
-    for r in task.revisions:
-        revision: dict[str, Any] = {
-            "version": r.version,
-            "content": r.content,
-            "replaced_at": r.replaced_at,
-            "replaced_by_name": r.replaced_by_name,
-        }
-        if not spec_only:
-            revision["replaced_by_type"] = r.replaced_by_type
-            revision["replaced_by_id"] = r.replaced_by_id
-        revisions.append(revision)
+    revisions = [revision_fields(r, spec_only=spec_only) for r in task.revisions]
     body: dict[str, Any] = {
         "path": "task.md",
         "display_path": task_display_path(org_id, task.agent_id),
@@ -97,10 +135,70 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
     return body
 
 
-def task_response(org_id: str, task: TaskRecord, *, extensions: bool = True) -> JsonResponse:
-    if not extensions:
-        return JsonResponse(task_body(org_id, task, spec_only=True))
-    return JsonResponse(task_body(org_id, task), headers={"ETag": etag_of(task)})
+def task_view(request: Request) -> TaskView:
+    """The answer asked for: ``?revisions=summary`` (an EXTENSION, so ignored by a spec-only
+    server) leaves the revisions' text out; any other value is ignored."""
+    if not extensions_on(request):
+        return TaskView.SPEC
+    if request.query_params.get("revisions") == "summary":
+        return TaskView.SUMMARY
+    return TaskView.FULL
+
+
+@dataclass(frozen=True, slots=True)
+class TaskAnswerParts:
+    """What a version's answer is made of, read in one transaction; encoded after it ends,
+    so a save holds the write lock only for its reads."""
+
+    view: TaskView
+    body: dict[str, Any]
+    live: TaskRecord
+    versions: list[int]
+    pieces: dict[int, bytes | memoryview]
+
+    def encode(self, answers: TaskAnswers) -> EncodedTask:
+        body, spans = encode_with_revisions(self.body, [self.pieces[v] for v in self.versions])
+        spans_of = dict(zip(self.versions, spans, strict=True))
+        answer = EncodedTask(self.live.version, self.live.hash, etag_of(self.live), body, spans_of)
+        answers.keep(self.live.agent_id, self.view, answer)
+        return answer
+
+
+def task_answer_parts(
+    tx: Transaction, answers: TaskAnswers, agent_id: str, view: TaskView
+) -> TaskAnswerParts:
+    """The live version's answer's parts, read in ``tx``. The revisions already encoded for an
+    earlier version are re-used (a kept revision never changes), so only new ones are read."""
+    live = tx.task(agent_id, with_revisions=False)
+    if live is None:
+        raise ApiError(404, "no such agent")
+    versions = kept_versions(tx.conn, agent_id)
+    earlier = answers.latest(agent_id, view)
+    pieces: dict[int, bytes | memoryview] = {}
+    if earlier is not None:
+        for version in versions:
+            piece = earlier.revision_json(version)
+            if piece is not None:
+                pieces[version] = piece
+    missing = [v for v in versions if v not in pieces]
+    # A revision is read (and hashed) once per process and view: its encoding is kept.
+    for r in revisions_with_text(tx.conn, agent_id, missing):
+        if view is TaskView.SUMMARY:
+            pieces[r.version] = orjson.dumps(summary_fields(r))
+        else:
+            pieces[r.version] = orjson.dumps(revision_fields(r, spec_only=view is TaskView.SPEC))
+    body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC)
+    return TaskAnswerParts(view, body, live, versions, pieces)
+
+
+def task_answers(request: Request) -> TaskAnswers:
+    answers: TaskAnswers = request.app.state.task_answers
+    return answers
+
+
+def answer_response(answer: EncodedTask, view: TaskView) -> Response:
+    headers = None if view is TaskView.SPEC else {"ETag": answer.etag}
+    return SharedBody(answer.body, headers=headers)
 
 
 def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
@@ -110,23 +208,45 @@ def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
     return agent
 
 
-@router.get(TASK_PATH)
+def get_task_at_once(agent_id: str, request: Request, caller: Caller) -> Response | None:
+    """On the event loop, no thread hop: 304, 404, or the answer kept for the live version;
+    None sends the request on to ``get_task`` (the answer must be built). One indexed row is
+    read: SQLite in WAL mode never makes a reader wait for a writer."""
+    with database(request).read() as tx:
+        stamp = live_stamp(tx.conn, agent_id)
+    if stamp is None:
+        raise ApiError(404, "no such agent")
+    view = task_view(request)
+    etag = stamp_etag(*stamp)
+    if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers={"ETag": etag})
+    answer = task_answers(request).current(agent_id, view, stamp)
+    return answer_response(answer, view) if answer is not None else None
+
+
+@router.get(TASK_PATH, at_once=get_task_at_once)
 def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
+    view = task_view(request)
     with database(request).read() as tx:
         live = tx.task(agent_id, with_revisions=False)
         if live is None:
             raise ApiError(404, "no such agent")
         etag = etag_of(live)
-        extensions = extensions_on(request)
-        if extensions and etag_matches(request.headers.get("if-none-match"), etag):
+        if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag})
-        task = tx.task(agent_id)
-        org_id = tx.meta("org_id")
-    assert task is not None
-    return task_response(org_id, task, extensions=extensions)
+        parts = task_answer_parts(tx, task_answers(request), agent_id, view)
+    return answer_response(parts.encode(task_answers(request)), view)
 
 
-@router.put(TASK_PATH, reads_body=True)
+def agent_known_at_once(agent_id: str, request: Request, **_: Any) -> None:
+    """On the event loop, before the save's thread: 404 for an agent there is none of (a
+    point read, as the GET's), so the thread goes straight to its checks and the write."""
+    with database(request).read() as tx:
+        if live_stamp(tx.conn, agent_id) is None:
+            raise ApiError(404, "no such agent")
+
+
+@router.put(TASK_PATH, reads_body=True, at_once=agent_known_at_once)
 def put_task(
     agent_id: str,
     request: Request,
@@ -134,8 +254,6 @@ def put_task(
     body: dict[str, Any],
 ) -> Response:
     db = database(request)
-    with db.read() as tx:
-        _agent_or_404(tx, agent_id)
     expected = body.get("expected_version")
     # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
     # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
@@ -159,10 +277,23 @@ def put_task(
             raise ApiError(409, "version conflict", extra=live) from None
         except KeyError:
             raise ApiError(404, "no such agent") from None
-        task = tx.task(agent_id)
-        org_id = tx.meta("org_id")
-    assert task is not None
-    return task_response(org_id, task, extensions=extensions_on(request))
+        parts = task_answer_parts(tx, task_answers(request), agent_id, task_view(request))
+    return answer_response(parts.encode(task_answers(request)), parts.view)
+
+
+@extension_router.get(TASK_PATH + "/revisions/{version}")
+def get_task_revision(agent_id: str, version: str, request: Request, caller: Caller) -> Response:
+    """EXTENSION: one kept revision with its text, for a client that read the Task with
+    ``?revisions=summary``; who may read it as for the Task."""
+    with database(request).read() as tx:
+        _agent_or_404(tx, agent_id)
+        # Versions are positive 64-bit integers; anything else names no revision.
+        plain = version.isascii() and version.isdigit() and len(version) <= 18
+        number = int(version) if plain else None
+        found = revisions_with_text(tx.conn, agent_id, [number]) if number is not None else []
+    if not found:
+        raise ApiError(404, "no such revision")
+    return JsonResponse(revision_fields(found[0]))
 
 
 @router.delete(TASK_PATH)

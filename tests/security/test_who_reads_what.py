@@ -10,6 +10,7 @@ it is given parameter values here, so no endpoint escapes it.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from tests.live_server import LiveServer, ServerFactory
 
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
+TASK = "/api/agents/{agent_id}/files/task.md"
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -106,6 +108,7 @@ def _values(workspace: Workspace, runs: list[str]) -> dict[str, list[str]]:
         "agent_id": [a.id for a in workspace.agents] + ["a_missing"],
         "guild_id": [g.id for g in workspace.guilds] + ["guild_missing"],
         "run_id": [*runs, "run_missing"],
+        "version": ["1", "2", "3", "999"],  # kept revisions of the Tasks with saves, a missing one
         "display_path": [
             *workspace.files,
             *(task_display_path(org, a.id) for a in workspace.agents),
@@ -117,18 +120,21 @@ def _values(workspace: Workspace, runs: list[str]) -> dict[str, list[str]]:
 def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> Iterator[Call]:
     for method, template in operations:
         names = re.findall(r"{(\w+)(?::path)?}", template)
-        assert len(names) <= 1, f"{template}: give this test values for {names}"
         if not names:
             yield Call(method, template, template)
             if template == EMBEDDABLE:  # the same list in its compact form (EXTENSION)
                 yield Call(method, template, template + "?form=compact")
             continue
-        (name,) = names
-        assert name in values, f"{method} {template}: give this test values for {{{name}}}"
-        for value in values[name]:
-            path = re.sub(r"{\w+(?::path)?}", value, template)
+        for name in names:
+            assert name in values, f"{method} {template}: give this test values for {{{name}}}"
+        for chosen in itertools.product(*(values[name] for name in names)):
+            path = template
+            for value in chosen:
+                path = re.sub(r"{\w+(?::path)?}", value.replace("\\", "\\\\"), path, count=1)
             body = {"content": ""} if method == "PUT" else None
             yield Call(method, template, path, body)
+            if template == TASK:  # the Task without its revisions' text (EXTENSION)
+                yield Call(method, template, path + "?revisions=summary", body)
 
 
 def _operations(server: LiveServer) -> list[tuple[str, str]]:

@@ -24,8 +24,9 @@ NOTE = "/api/notes/{display_path}"
 # Every operation the server answers, with its parameters (path, then query), as the API
 # documents them (shared/spec/API.md, docs/API-EXTENSIONS.md): told here, not read from the code.
 OPERATIONS: dict[tuple[str, str], list[str]] = {
-    ("get", TASK): ["agent_id"],
-    ("put", TASK): ["agent_id"],
+    ("get", TASK): ["agent_id", "revisions"],
+    ("put", TASK): ["agent_id", "revisions"],
+    ("get", TASK + "/revisions/{version}"): ["agent_id", "version"],
     ("delete", TASK): ["agent_id"],
     ("get", "/api/guilds/{guild_id}/embed-status"): ["guild_id"],
     ("get", "/api/org/embeddable-notes"): ["form"],
@@ -51,6 +52,8 @@ VALUES = {
     "guild_id": "guild_ops",
     "display_path": f"{ORG}/escalation.md",  # a path parameter that holds slashes
     "form": "compact",
+    "revisions": "summary",
+    "version": "1",  # a_scout's seeded text, kept as a revision by its saves
 }
 
 

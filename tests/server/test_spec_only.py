@@ -31,6 +31,7 @@ EXTENSION_CALLS = [
     ("POST", "/api/agents/a_scout/runs"),
     ("GET", "/api/agents/a_scout/runs"),
     ("GET", "/api/runs/r_anything"),
+    ("GET", "/api/agents/a_scout/files/task.md/revisions/1"),
 ]
 
 

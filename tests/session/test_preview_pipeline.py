@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QTimer
 
 from app.core.expander import Expansion
 from app.core.models import Reader
@@ -160,3 +161,44 @@ def test_a_preview_started_for_the_last_agent_is_never_shown_as_the_next_ones(
     assert notes.asked == ["writer " + EMBED, "clerk"]
     assert [r.expansion.text for r in results] == ["clerk"]
     assert loading == []  # the writer's lookups were not counted as the clerk's
+
+
+def test_after_a_cheap_preview_the_next_key_is_drawn_without_the_debounce(
+    qtbot: Any, runner: Any, notes: CountingNotes
+) -> None:
+    text = ["# Writer\n\nBe brief."]
+    # A debounce longer than any wait here: only the cheap path can draw the next preview.
+    made, results, _ = pipeline(runner, notes, text, debounce_ms=600_000, cheap_ms=600_000)
+    qtbot.waitUntil(lambda: len(results) == 1)
+    for word in ("Be", "Be short", "Be short and clear"):
+        text[0] = f"# Writer\n\n{word}."
+        made.schedule()
+        qtbot.waitUntil(lambda: not made.busy)
+        assert results[-1].expansion.text == text[0]
+    assert len(results) == 4
+
+
+@pytest.mark.parametrize(("cheap_ms", "pulled_at_once"), [(0, False), (600_000, True)])
+def test_the_next_key_waits_for_a_pause_only_after_an_expensive_preview(
+    qtbot: Any, runner: Any, notes: CountingNotes, cheap_ms: int, pulled_at_once: bool
+) -> None:
+    pulled: list[str] = []
+    text = "# Writer\n\nBe brief."
+
+    def source() -> str:
+        pulled.append(text)  # called on the GUI thread as a preview starts
+        return text
+
+    made = PreviewPipeline(
+        runner=runner, notes=notes, text_source=source, debounce_ms=600_000, cheap_ms=cheap_ms
+    )
+    made.set_context(CONTEXT)
+    qtbot.waitUntil(lambda: not made.busy)
+    made.schedule()
+    turn = QTimer()  # started after the pipeline's own timer: fires after it would
+    turn.setSingleShot(True)
+    with qtbot.waitSignal(turn.timeout):
+        turn.start(0)
+    assert len(pulled) == (2 if pulled_at_once else 1)
+    made.refresh_now()  # what showing the tab does: no more waiting
+    qtbot.waitUntil(lambda: not made.busy)
