@@ -277,6 +277,7 @@ class FaultProxy:
             )
             with self._lock:
                 self._open.add(client)
+                self._workers = {w for w in self._workers if w.is_alive()}
                 self._workers.add(worker)
             worker.start()
 
@@ -304,7 +305,8 @@ class FaultProxy:
         finally:
             with self._lock:
                 self._open.discard(client)
-                self._workers.discard(threading.current_thread())
+                # The worker stays listed until it has ended (pruned on the next accept), so
+                # stop() joins it instead of racing its last lines.
             with contextlib.suppress(OSError):
                 client.close()
             self._slots.release()
