@@ -20,24 +20,19 @@ wire is every outcome but ``marker``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from app.core.expander import (
     EMBED_RE,
-    CollectionPiece,
     Expansion,
-    MarkerPiece,
-    NotePiece,
-    Piece,
-    RepeatPiece,
     embed_path,
     expand_embeds,
     repeat_title,
     task_display_path,
 )
 from app.core.models import OrgFile, Reader
+from app.core.note_uses import uses_of
 from app.server.db_records import AgentRecord
 
 if TYPE_CHECKING:
@@ -46,8 +41,6 @@ if TYPE_CHECKING:
 BUILT_KEY = "note_uses_built"
 """The meta key saying the index was built for every agent (a database made before it
 existed is indexed once when opened)."""
-
-_STRENGTH = {"marker": 0, "collection": 1, "repeat": 2, "inline": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,31 +71,6 @@ def expand_as_run(tx: Transaction, agent: AgentRecord, task_text: str) -> Expans
         lookup=tx.file,
         task_path=task_display_path(org_id, agent.id),
     )
-
-
-def uses_of(expansion: Expansion, task_path: str) -> dict[tuple[str, int, str], str]:
-    """Every embed the expansion met, as (path, hop, via) → its strongest outcome."""
-    found: dict[tuple[str, int, str], str] = {}
-    _walk(expansion.pieces, task_path, found)
-    return found
-
-
-def _walk(pieces: Iterable[Piece], holder: str, found: dict[tuple[str, int, str], str]) -> None:
-    for piece in pieces:
-        if isinstance(piece, NotePiece):
-            _keep(found, (piece.path, piece.hop, holder), "inline")
-            _walk(piece.body, piece.path, found)
-        elif isinstance(piece, RepeatPiece):
-            _keep(found, (piece.path, piece.hop, holder), "repeat")
-        elif isinstance(piece, CollectionPiece):
-            _keep(found, (piece.path, piece.hop, holder), "collection")
-        elif isinstance(piece, MarkerPiece):
-            _keep(found, (piece.path, piece.hop, piece.in_path), "marker")
-
-
-def _keep(found: dict[tuple[str, int, str], str], key: tuple[str, int, str], outcome: str) -> None:
-    if _STRENGTH[outcome] > _STRENGTH[found.get(key, "marker")] or key not in found:
-        found[key] = outcome
 
 
 # ---------------------------------------------------------------- upkeep
