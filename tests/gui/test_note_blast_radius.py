@@ -1,0 +1,138 @@
+"""A note's preview says who uses it; its editor weighs an edit, merges a conflict, and saves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app.client import TaskdeskClient
+from app.desk.note_session import DELETED_WHILE_OPEN, READ_ONLY
+from tests.live_server import LiveServer
+from tests.window_steps import WindowFactory, sign_in
+from widgets.notes.note_editor import MERGED_CLEAN, SAVED
+from widgets.notes.preview_actions import EMBEDDED, NoteActions
+from widgets.window.main_window import MainWindow
+
+TIMEOUT = 10_000
+STYLE = "org/o_acme/guilds/guild_ops/style-guide.md"
+
+
+@pytest.fixture
+def bob(live_server: LiveServer) -> Iterator[TaskdeskClient]:
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as client:
+        yield client
+
+
+def _preview(qtbot, window: MainWindow, path: str) -> NoteActions:
+    links = window.task_tab.links
+    links.on_embed_clicked(path)
+    qtbot.waitUntil(lambda: links.note_dialog is not None, timeout=TIMEOUT)
+    actions = links.note_actions
+    assert actions is not None and actions.dialog is links.note_dialog
+    return actions
+
+
+def _editor(qtbot, actions: NoteActions):  # -> NoteEditorDialog
+    actions.edit_button.click()
+    editor = actions.editor
+    assert editor is not None
+    qtbot.waitUntil(lambda: editor.session.doc is not None, timeout=TIMEOUT)
+    return editor
+
+
+def test_the_preview_says_who_uses_the_note_and_opens_one(qtbot, window: MainWindow) -> None:
+    actions = _preview(qtbot, window, STYLE)
+    panel = actions.used_by
+    qtbot.waitUntil(lambda: panel.model.rowCount() > 0, timeout=TIMEOUT)
+    assert panel.summary_label.text() == (
+        "Used by 2 agents (2 at hop 1, 0 at hop 2; 0 get the marker)"
+    )
+    assert panel.summary_label.textFormat() == Qt.TextFormat.PlainText
+    guild = panel.model.index(0, 0)
+    assert guild.data() == "Operations"  # grouped by guild, named
+    writer = panel.model.index(1, 0, guild)
+    assert writer.data() == "Writer (a_writer)"
+    with qtbot.waitSignal(window.task_tab.links.agent_requested) as asked:
+        panel.tree.activated.emit(writer)
+    assert asked.args == ["a_writer"]
+    qtbot.waitUntil(
+        lambda: window.task_tab.agent is not None and window.task_tab.agent.id == "a_writer",
+        timeout=TIMEOUT,
+    )
+
+
+def test_delete_lists_the_agents_whose_tasks_embed_it(qtbot, window: MainWindow) -> None:
+    actions = _preview(qtbot, window, STYLE)
+    actions.delete_button.click()
+    assert actions.confirm_dialog is not None
+    actions.confirm_dialog.confirm_button.click()
+    panel = actions.used_by
+    qtbot.waitUntil(lambda: panel.summary_label.text() == EMBEDDED, timeout=TIMEOUT)
+    rows = [panel.model.index(r, 0).data() for r in range(panel.model.rowCount())]
+    assert rows == ["a_scout", "a_writer"]
+
+
+def test_an_edit_is_weighed_then_saved(qtbot, window: MainWindow, bob: TaskdeskClient) -> None:
+    editor = _editor(qtbot, _preview(qtbot, window, STYLE))
+    assert not editor.editor.isReadOnly()
+    editor.editor.set_text(editor.editor.text() + "x" * 70_000)
+    editor.save_button.click()
+    qtbot.waitUntil(lambda: editor.confirm_dialog is not None, timeout=TIMEOUT)
+    assert editor.impact.summary_label.text() == (
+        "Changes the prompt of 2 agents; 2 would go over 64 KB; 0 gain an unreachable embed"
+    )
+    assert "(over 64 KB)" in editor.impact.model.index(0, 2).data()
+    editor.confirm_dialog.confirm_button.click()  # Save anyway
+    qtbot.waitUntil(lambda: editor.status_label.text() == SAVED.format(version=2), timeout=TIMEOUT)
+    assert bob.note(STYLE).text.endswith("x" * 70_000)
+
+
+def test_a_note_saved_meanwhile_is_merged_into_the_editor(
+    qtbot, window: MainWindow, bob: TaskdeskClient
+) -> None:
+    editor = _editor(qtbot, _preview(qtbot, window, STYLE))
+    base = editor.editor.text()
+    bob.put_note(STYLE, "Bob's first line.\n" + base, 1)
+    editor.editor.set_text(base + "Ann's last line.\n")
+    editor.save_button.click()
+    expected = MERGED_CLEAN.format(version=2)
+    qtbot.waitUntil(lambda: editor.status_label.text() == expected, timeout=TIMEOUT)
+    assert editor.editor.text() == "Bob's first line.\n" + base + "Ann's last line.\n"
+    editor.save_button.click()
+    qtbot.waitUntil(lambda: editor.status_label.text() == SAVED.format(version=3), timeout=TIMEOUT)
+
+
+def test_a_note_deleted_while_open_keeps_the_text(
+    qtbot, window: MainWindow, bob: TaskdeskClient
+) -> None:
+    path = "org/o_acme/guilds/guild_ops/lone.md"
+    bob.create_note(path, "Lone", "Alone.\n", ())
+    editor = _editor(qtbot, _preview(qtbot, window, path))
+    bob.delete_note(path)
+    editor.editor.set_text("Mine.\n")
+    editor.save_button.click()
+    qtbot.waitUntil(lambda: editor.status_label.text() == DELETED_WHILE_OPEN, timeout=TIMEOUT)
+    assert editor.editor.text() == "Mine.\n" and not editor.save_button.isEnabled()
+
+
+def test_a_member_reads_a_note_without_write_read_only(
+    qtbot, make_window: WindowFactory, live_server: LiveServer, bob: TaskdeskClient
+) -> None:
+    path = "org/o_acme/shared.md"
+    bob.create_note(path, "Shared", "Read me.\n", ())
+    bob.put_note(path, "Read me.\n", 1)
+    window = make_window()
+    sign_in(qtbot, window, live_server.url, live_server.token("mia"))
+    from app.core.models import AccessEntry
+
+    bob.delete_note(path)
+    bob.create_note(path, "Shared", "Read me.\n", (AccessEntry("user:u_mia", "read"),))
+    actions = _preview(qtbot, window, path)
+    qtbot.waitUntil(
+        lambda: "Only operators" in actions.used_by.summary_label.text(), timeout=TIMEOUT
+    )
+    editor = _editor(qtbot, actions)
+    assert editor.editor.isReadOnly() and editor.status_label.text() == READ_ONLY
+    assert not editor.save_button.isEnabled()
