@@ -215,7 +215,7 @@ class Transaction:
             " WHERE id = ?",
             (content, version, digest, when, by.type, by.id, by.name, agent_id),
         )
-        note_uses.task_changed(self, agent_id, content)
+        note_uses.task_changed(self, agent_id, content, live.content)
         org_id = self.meta("org_id")
         self._file_change(
             f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.expander import Expansion, expand_embeds, is_display_path, task_display_path
-from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES, utf8_len
 from app.core.models import AccessEntry, OrgFile, Reader
 from app.core.workspace import PRINCIPAL_PREFIXES, ROLES
 from app.server import note_revisions, note_uses
@@ -186,32 +186,71 @@ def note_impact(
     display_path: str, request: Request, caller: Caller, body: dict[str, Any]
 ) -> Response:
     """What a run of each agent that reaches the note would get with ``text`` as its text
-    (nothing is saved): every number from the same expander runs use."""
+    (nothing is saved): every number the expander's, as a run would get it."""
     with database(request).read() as tx:
         found = _operator_file(tx, caller, display_path)
         if found.kind != "note":
             raise ApiError(422, "not a note")
         text = _text(body, "text")
-        org_id = tx.meta("org_id")
         reaching: dict[str, note_uses.Use] = {}
         for use in note_uses.used_by(tx, display_path):
             if use.reaches and use.agent_id not in reaching:  # rows come lowest hop first
                 reaching[use.agent_id] = use
-        now = _memo(tx.file)
         edited = OrgFile(display_path, "note", found.title, text, found.version, found.access)
-
-        def then(path: str) -> OrgFile | None:
-            return edited if path == display_path else now(path)
-
-        rows = []
-        for agent_id, use in reaching.items():
-            task = tx.task(agent_id, with_revisions=False)
-            assert task is not None
-            reader = Reader(agent_id, use.guild_id)
-            before = _expand(task.content, org_id, reader, now)
-            after = _expand(task.content, org_id, reader, then)
-            rows.append(_impact_row(use, before, after))
+        if note_uses.same_lookups(found, edited):
+            rows = _impact_in_place(tx, found, edited, reaching)
+        else:
+            rows = _impact_expanded(tx, edited, reaching)
     return JsonResponse({"display_path": display_path, "agents": rows})
+
+
+def _impact_in_place(
+    tx: Transaction, found: OrgFile, edited: OrgFile, reaching: dict[str, note_uses.Use]
+) -> list[dict[str, Any]]:
+    """An edit that keeps the note's embeds: every lookup of every run answers as now, so
+    the markers stay, each run that inlines the note carries its new size, and the prompt
+    changes exactly where a save would log it (``changed_in_place``). No expansion runs."""
+    now = note_uses.runs_now(tx, list(reaching))
+    changed = set(note_uses.changed_in_place(tx, found.display_path, found, edited))
+    inlining = set(note_uses.inlining(tx, found.display_path))
+    delta = note_uses.stored_size(edited.text) - note_uses.stored_size(found.text)
+    rows = []
+    for agent_id, use in reaching.items():
+        run = now[agent_id]
+        after = run.embedded_bytes + (delta if agent_id in inlining else 0)
+        broken = [b.to_json() for b in run.broken]
+        rows.append(_row(use, run.embedded_bytes, after, broken, broken, agent_id in changed))
+    return rows
+
+
+def _impact_expanded(
+    tx: Transaction, edited: OrgFile, reaching: dict[str, note_uses.Use]
+) -> list[dict[str, Any]]:
+    """An edit that changes the note's embeds: each run is expanded now and with the edit."""
+    org_id = tx.meta("org_id")
+    now = _memo(tx.file)
+
+    def then(path: str) -> OrgFile | None:
+        return edited if path == edited.display_path else now(path)
+
+    rows = []
+    for agent_id, use in reaching.items():
+        task = tx.task(agent_id, with_revisions=False)
+        assert task is not None
+        reader = Reader(agent_id, use.guild_id)
+        before = _expand(task.content, org_id, reader, now)
+        after = _expand(task.content, org_id, reader, then)
+        rows.append(
+            _row(
+                use,
+                before.embedded_bytes,
+                after.embedded_bytes,
+                [b.to_json() for b in before.broken],
+                [b.to_json() for b in after.broken],
+                before.text != after.text,
+            )
+        )
+    return rows
 
 
 def _expand(
@@ -226,16 +265,23 @@ def _expand(
     )
 
 
-def _impact_row(use: note_uses.Use, before: Expansion, after: Expansion) -> dict[str, Any]:
+def _row(
+    use: note_uses.Use,
+    bytes_before: int,
+    bytes_after: int,
+    broken_before: list[dict[str, object]],
+    broken_after: list[dict[str, object]],
+    prompt_changes: bool,
+) -> dict[str, Any]:
     return {
         "id": use.agent_id,
         "name": use.name,
         "hop": use.hop,
-        "embedded_bytes_before": before.embedded_bytes,
-        "embedded_bytes_after": after.embedded_bytes,
-        "over_budget_before": before.over_budget,
-        "over_budget_after": after.over_budget,
-        "broken_before": [b.to_json() for b in before.broken],
-        "broken_after": [b.to_json() for b in after.broken],
-        "prompt_changes": before.text != after.text,
+        "embedded_bytes_before": bytes_before,
+        "embedded_bytes_after": bytes_after,
+        "over_budget_before": bytes_before > EMBED_BUDGET_BYTES,
+        "over_budget_after": bytes_after > EMBED_BUDGET_BYTES,
+        "broken_before": broken_before,
+        "broken_after": broken_after,
+        "prompt_changes": prompt_changes,
     }

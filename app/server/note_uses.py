@@ -19,6 +19,7 @@ wire is every outcome but ``marker``.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,7 +32,7 @@ from app.core.expander import (
     repeat_title,
     task_display_path,
 )
-from app.core.models import OrgFile, Reader
+from app.core.models import BrokenEmbed, OrgFile, Reader
 from app.core.note_uses import uses_of
 from app.server.db_records import AgentRecord
 
@@ -80,7 +81,43 @@ def index_agent(tx: Transaction, agent: AgentRecord, task_text: str) -> Expansio
     """Replace the agent's rows with what a run of ``task_text`` meets; the expansion."""
     expansion = expand_as_run(tx, agent, task_text)
     _store(tx, agent.id, uses_of(expansion, task_display_path(tx.meta("org_id"), agent.id)))
+    broken = json.dumps([b.to_json() for b in expansion.broken])
+    tx.conn.execute(
+        "INSERT INTO agent_runs (agent_id, embedded_bytes, broken) VALUES (?, ?, ?)"
+        " ON CONFLICT (agent_id) DO UPDATE SET embedded_bytes = excluded.embedded_bytes,"
+        " broken = excluded.broken",
+        (agent.id, expansion.embedded_bytes, broken),
+    )
     return expansion
+
+
+@dataclass(frozen=True, slots=True)
+class RunNow:
+    """What a run of the agent gets now, as kept beside the index (``agent_runs``)."""
+
+    embedded_bytes: int
+    broken: tuple[BrokenEmbed, ...]
+
+
+def runs_now(tx: Transaction, agent_ids: list[str]) -> dict[str, RunNow]:
+    """The kept embedded bytes and broken embeds of each agent's run now."""
+    found: dict[str, RunNow] = {}
+    for start in range(0, len(agent_ids), 500):  # within any database's parameter limit
+        chunk = agent_ids[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        rows = tx.conn.execute(
+            f"SELECT agent_id, embedded_bytes, broken FROM agent_runs WHERE agent_id IN ({marks})",
+            chunk,
+        )
+        for agent_id, size, broken in rows:
+            embeds = tuple(BrokenEmbed(b["path"], b["hop"], b["in"]) for b in json.loads(broken))
+            found[agent_id] = RunNow(size, embeds)
+    return found
+
+
+def stored_size(text: str | None) -> int:
+    """A note's bytes as the budget counts them (the expander's count)."""
+    return len((text or "").encode("utf-8", "surrogatepass"))
 
 
 def _store(tx: Transaction, agent_id: str, uses: dict[tuple[str, int, str], str]) -> None:
@@ -91,9 +128,15 @@ def _store(tx: Transaction, agent_id: str, uses: dict[tuple[str, int, str], str]
     )
 
 
-def task_changed(tx: Transaction, agent_id: str, task_text: str) -> None:
-    """A Task was saved (or an agent added): its agent's rows follow the new text."""
+def task_changed(
+    tx: Transaction, agent_id: str, task_text: str, old_text: str | None = None
+) -> None:
+    """A Task was saved (or an agent added): its agent's rows follow the new text. A save
+    that keeps the Task's embeds, the same paths in the same order, makes every lookup of
+    the run as before: no row, size or marker can change, and nothing is re-expanded."""
     if tx.uses_deferred:
+        return
+    if old_text is not None and embeds_in(old_text) == embeds_in(task_text):
         return
     agent = tx.agent(agent_id)
     if agent is not None:
@@ -103,6 +146,7 @@ def task_changed(tx: Transaction, agent_id: str, task_text: str) -> None:
 def rebuild(tx: Transaction) -> None:
     """Index every agent afresh (after seeding, or a database made before the index)."""
     tx.conn.execute("DELETE FROM note_uses")
+    tx.conn.execute("DELETE FROM agent_runs")
     for agent in tx.agents():
         task = tx.task(agent.id, with_revisions=False)
         assert task is not None
@@ -162,7 +206,15 @@ def after_file_change(tx: Transaction, before: FileBefore) -> list[str]:
         return []
     new = tx.file(before.display_path)
     if same_lookups(before.old, new):
-        return _changed_in_place(tx, before.display_path, before.old, new)
+        assert before.old is not None and new is not None
+        delta = stored_size(new.text) - stored_size(before.old.text)
+        if delta:  # each run that inlines the note carries its new size
+            tx.conn.execute(
+                "UPDATE agent_runs SET embedded_bytes = embedded_bytes + ? WHERE agent_id IN"
+                " (SELECT agent_id FROM note_uses WHERE display_path = ? AND outcome = 'inline')",
+                (delta, before.display_path),
+            )
+        return changed_in_place(tx, before.display_path, before.old, new)
     changed: list[str] = []
     for agent in _agents_looking_up(tx, before.display_path):
         task = tx.task(agent.id, with_revisions=False)
@@ -173,7 +225,7 @@ def after_file_change(tx: Transaction, before: FileBefore) -> list[str]:
     return changed
 
 
-def _changed_in_place(
+def changed_in_place(
     tx: Transaction, display_path: str, old: OrgFile | None, new: OrgFile | None
 ) -> list[str]:
     """Rows unchanged: an agent's expanded Task changes where it inlines the note and what
@@ -206,6 +258,15 @@ _EMBED_ANY = re.compile(r"!\[\[[^\[\]\r\n]+\]\]")
 
 
 # ---------------------------------------------------------------- reading
+
+
+def inlining(tx: Transaction, display_path: str) -> list[str]:
+    """The agents whose run inlines the note (at hop 1 or 2)."""
+    rows = tx.conn.execute(
+        "SELECT DISTINCT agent_id FROM note_uses WHERE display_path = ? AND outcome = 'inline'",
+        (display_path,),
+    )
+    return [row[0] for row in rows]
 
 
 def used_by(tx: Transaction, display_path: str) -> list[Use]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +46,21 @@ WORKSPACE: dict[str, Any] = {
     "files": [{"path": "org/o_acme/agents/a_scout/memory.md", "kind": "memory"}],
 }
 
-task_save = st.tuples(st.just("task"), st.sampled_from(sorted(AGENTS)), soup)
+# Soup with embeds of the notes the changes make, so runs meet them at hop 1 and 2.
+embeds = st.lists(st.sampled_from([f"![[{p}]]" for p in [*NOTE_PATHS, "org/o_acme/customers"]]))
+text = st.tuples(soup, embeds, soup).map(lambda t: t[0] + "".join(t[1]) + t[2])
+task_save = st.tuples(st.just("task"), st.sampled_from(sorted(AGENTS)), text)
 note_put = st.tuples(
     st.just("note"),
     st.sampled_from(NOTE_PATHS),
-    soup,
+    text,
     st.lists(access_entry.filter(lambda e: e.role != "comment"), max_size=3),
 )
 note_delete = st.tuples(st.just("delete"), st.sampled_from(NOTE_PATHS))
-changes = st.lists(st.one_of(task_save, note_put, note_delete), min_size=1, max_size=6)
+changes = st.tuples(
+    st.lists(note_put, max_size=4),
+    st.lists(st.one_of(task_save, note_put, note_delete), max_size=6),
+).map(lambda t: t[0] + t[1])
 
 
 def _org(session: requests.Session, url: str) -> tuple[dict[str, str], dict[str, OrgFile]]:
@@ -154,6 +161,35 @@ def _reset(session: requests.Session, url: str) -> None:
         assert answer.status_code in (204, 404), answer.text
 
 
+def _check_impact(
+    session: requests.Session,
+    url: str,
+    tasks: dict[str, str],
+    files: dict[str, OrgFile],
+    note: OrgFile,
+) -> None:
+    """Impact of two edits (prose only; a new embed) equals the expander on the edited text."""
+    for text in ((note.text or "") + " more", (note.text or "") + "![[org/o_acme/a.md]]"):
+        answer = session.post(f"{url}/api/notes/{note.display_path}/impact", json={"text": text},
+                              timeout=TIMEOUT)  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        edited = {**files, note.display_path: replace(note, text=text)}
+        for row in answer.json()["agents"]:
+            reader = Reader(row["id"], AGENTS[row["id"]])
+            task_path = f"org/{ORG_ID}/agents/{row['id']}/task.md"
+            before, after = (
+                expand_embeds(
+                    tasks[row["id"]], org_id=ORG_ID, reader=reader, lookup=org, task_path=task_path
+                )
+                for org in (files, edited)
+            )
+            assert row["embedded_bytes_before"] == before.embedded_bytes
+            assert row["embedded_bytes_after"] == after.embedded_bytes
+            assert row["broken_before"] == [b.to_json() for b in before.broken]
+            assert row["broken_after"] == [b.to_json() for b in after.broken]
+            assert row["prompt_changes"] is (before.text != after.text)
+
+
 def _newest_event(db_path: Path) -> tuple[list[str], dict[str, Any]]:
     """The org log's newest row (agent ids, data), read from the server's own file."""
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
@@ -188,10 +224,14 @@ def test_used_by_equals_a_brute_force_expansion_of_every_agent(
                     assert newest[0] == sorted(a for a in AGENTS if before[a] != after[a])
             tasks, files = _org(session, server.url)
             rows, _ = brute_force(tasks, files)
+            assert steps or not rows
             served = set().union(*(_used_by(session, server.url, p) for p in files))
             expected = {r for r in rows if r[0] in files}
             assert served == expected
             seen.update((r[2], r[4]) for r in served)
+            for _path, found in files.items():
+                if found.kind == "note":
+                    _check_impact(session, server.url, tasks, files, found)
 
         check()
     # The random orgs held every kind of row: hop 1 and 2, reached and given the marker.
