@@ -68,6 +68,8 @@ CREATE TABLE IF NOT EXISTS note_uses (
     PRIMARY KEY (agent_id, display_path, hop, via)
 );
 CREATE INDEX IF NOT EXISTS note_uses_by_path ON note_uses (display_path, agent_id, hop, via);
+-- Who inlines or repeats a note: what a note save logs, without reading each row.
+CREATE INDEX IF NOT EXISTS note_uses_by_outcome ON note_uses (display_path, outcome, hop, agent_id);
 CREATE TABLE IF NOT EXISTS agent_runs (
     agent_id TEXT PRIMARY KEY,
     embedded_bytes INTEGER NOT NULL,

@@ -136,3 +136,50 @@ def test_a_member_reads_a_note_without_write_read_only(
     editor = _editor(qtbot, actions)
     assert editor.editor.isReadOnly() and editor.status_label.text() == READ_ONLY
     assert not editor.save_button.isEnabled()
+
+
+OUTPUTS = "## Outputs\n- A short list of flagged tickets, each with one line on why.\n"
+
+
+def test_move_to_a_note_keeps_the_run_but_for_the_wrapper_and_undoes_in_one_step(
+    qtbot, window: MainWindow, bob: TaskdeskClient
+) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    from widgets.notes.move_flow import MOVED
+    from widgets.notes.move_to_note import SAME, UNDO
+
+    before_run = bob.create_run("a_scout").task_text
+    tab = window.task_tab
+    tab.set_mode_edit(True)
+    editor = tab.editor
+    original = editor.toPlainText()
+    start = original.index(OUTPUTS)
+    cursor = editor.textCursor()
+    cursor.setPosition(start)
+    cursor.setPosition(start + len(OUTPUTS), QTextCursor.MoveMode.KeepAnchor)
+    editor.setTextCursor(cursor)
+    window.actions_.move_to_note.trigger()
+    flow = tab.task_commands.move_to_note
+    dialog = flow.dialog
+    assert dialog is not None
+    path = "org/o_acme/guilds/guild_ops/outputs.md"
+    assert (dialog.path_edit.text(), dialog.title_edit.text()) == (path, "Outputs")
+    qtbot.waitUntil(lambda: dialog.check_label.text() == SAME, timeout=TIMEOUT)
+    assert dialog.undo_label.text() == UNDO
+    assert dialog.readers_label.text() == "Reaches 2 agents: Scout, Writer."
+    dialog.move_button.click()
+    qtbot.waitUntil(lambda: flow.dialog is None, timeout=TIMEOUT)
+    embedded = original.replace(OUTPUTS, f"![[{path}]]\n", 1)
+    assert editor.toPlainText() == embedded
+    assert bob.note(path).text == OUTPUTS
+    assert window.statusBar().currentMessage() == MOVED.format(path=path)
+    with qtbot.waitSignal(tab.task_saved, timeout=TIMEOUT):
+        tab.save()
+    head = f'<outputs path="{path}" level="guild">\n'
+    wrapped = OUTPUTS.rstrip("\n")
+    expected = before_run.replace(wrapped, head + wrapped + "\n</outputs>", 1)
+    assert bob.create_run("a_scout").task_text == expected  # byte for byte, but the wrapper
+    editor.undo()  # one step puts the text back; the note stays
+    assert editor.toPlainText() == original
+    assert bob.note(path).version == 1
