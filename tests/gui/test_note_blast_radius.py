@@ -183,3 +183,20 @@ def test_move_to_a_note_keeps_the_run_but_for_the_wrapper_and_undoes_in_one_step
     editor.undo()  # one step puts the text back; the note stays
     assert editor.toPlainText() == original
     assert bob.note(path).version == 1
+
+
+def test_file_open_note_opens_a_note_in_its_editor(qtbot, window: MainWindow) -> None:
+    tab = window.task_tab
+    qtbot.waitUntil(lambda: tab.editor.embeddable_model.rowCount() > 0, timeout=TIMEOUT)
+    window.actions_.open_note.trigger()
+    flow = tab.task_commands.open_note
+    picker = flow.picker
+    assert picker is not None and picker.windowTitle() == "Open note"
+    qtbot.keyClicks(picker.search_field, "Style guide")
+    qtbot.waitUntil(lambda: picker.current_path() == STYLE, timeout=TIMEOUT)
+    picker.insert_button.click()
+    qtbot.waitUntil(lambda: flow.note_editor is not None, timeout=TIMEOUT)
+    editor = flow.note_editor
+    qtbot.waitUntil(lambda: editor.session.doc is not None, timeout=TIMEOUT)
+    assert editor.editor.text().startswith("Write short sentences.")
+    assert editor.title_label.text() == "Style guide"

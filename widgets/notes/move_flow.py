@@ -1,4 +1,4 @@
-"""Edit › Move to a note… from the Prompt tab: the selection, the dialog, the one-step edit."""
+"""Edit › Move to a note… and File › Open note… from the Prompt tab."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from widgets.notes.move_to_note import MoveToNoteDialog, qt_to_py, replace_selec
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
+    from widgets.editor.insert_picker import InsertPickerDialog
+    from widgets.notes.note_editor import NoteEditorDialog
 
 SELECT_FIRST = "Select the text to move into a note first (in Edit)."
 OPERATORS_ONLY = "Only operators can make notes."
@@ -72,3 +74,47 @@ class MoveToNoteFlow:
             return
         replace_selection(self._editor, start, end, moved)
         self._say(MOVED.format(path=moved.embed[3:-2]))
+
+
+class OpenNoteFlow:
+    """File › Open note…: the Insert picker's notes, the chosen one opened in its editor."""
+
+    def __init__(
+        self,
+        runner: Runner,
+        editor: TaskEditor,
+        agent: Callable[[], AgentRow | None],
+        connection: Callable[[], Connection | None],
+    ) -> None:
+        self._runner = runner
+        self._editor = editor
+        self._agent = agent
+        self._connection = connection
+        self.picker: InsertPickerDialog | None = None
+        self.note_editor: NoteEditorDialog | None = None
+
+    def start(self) -> None:
+        from widgets.editor.insert_picker import InsertPickerDialog
+
+        picker = InsertPickerDialog(
+            self._editor.embeddable_model, "note", self._editor.window(), agent=self._agent()
+        )
+        picker.setWindowTitle("Open note")
+        picker.insert_button.setText("&Open")
+        picker.insert_button.setAccessibleName("Open")
+        self.picker = picker
+        picker.finished.connect(lambda result: self._chosen(picker, result))
+        picker.open()
+
+    def _chosen(self, picker: InsertPickerDialog, result: int) -> None:
+        if self.picker is not picker:
+            return
+        self.picker = None
+        path, connection = picker.chosen_path(), self._connection()
+        picker.deleteLater()
+        if result and path and connection is not None:
+            from widgets.notes.preview_actions import open_note_editor
+
+            self.note_editor = open_note_editor(
+                self._runner, connection, path, self._editor.window()
+            )

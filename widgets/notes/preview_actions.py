@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, SignalInstance
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.desk.note_blast import NoteBlast
 from app.desk.note_session import NoteSession
@@ -36,6 +36,19 @@ def make_blast(runner: Runner, connection: Connection, parent: QObject | None) -
         extensions=connection.features.agent_list,  # a spec-only server has neither
         parent=parent,
     )
+
+
+def open_note_editor(
+    runner: Runner, connection: Connection, path: str, owner: QWidget | None
+) -> NoteEditorDialog:
+    """The note at ``path`` in its editor, loading (File › Open note…, Edit in a preview)."""
+    from widgets.notes.note_editor import NoteEditorDialog
+
+    session = NoteSession(runner, connection.client, connection.me, path)
+    editor = NoteEditorDialog(session, make_blast(runner, connection, None), owner)
+    editor.open()
+    session.load()
+    return editor
 
 
 class NoteActions(QObject):
@@ -84,15 +97,9 @@ class NoteActions(QObject):
         self.blast.ask_used_by(path)
 
     def on_edit(self) -> None:
-        from widgets.notes.note_editor import NoteEditorDialog
-
-        connection = self._connection
-        session = NoteSession(self._runner, connection.client, connection.me, self.path)
-        owner = self.dialog.parentWidget()
-        editor = NoteEditorDialog(session, make_blast(self._runner, connection, None), owner)
-        self.editor = editor
-        editor.open()
-        session.load()
+        self.editor = open_note_editor(
+            self._runner, self._connection, self.path, self.dialog.parentWidget()
+        )
 
     def on_delete(self) -> None:
         dialog = ConfirmDropDialog(

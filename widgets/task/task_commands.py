@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from widgets.notes.move_flow import MoveToNoteFlow
+from widgets.notes.move_flow import MoveToNoteFlow, OpenNoteFlow
 from widgets.task.click_to_edit import place_cursor
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ class TaskCommands:
             t.messages.info,
         )  # fmt: skip
         a.move_to_note.triggered.connect(self.move_to_note.start)
+        self.open_note = OpenNoteFlow(t.runner, t.editor, lambda: t.agent, lambda: t.connection)
+        a.open_note.triggered.connect(self.open_note.start)
         a.local_history.triggered.connect(t.open_local_history)
         a.versions.toggled.connect(t.work_area.show_versions)
         t.versions.compare_requested.connect(t.version_flow.compare)

@@ -51,6 +51,8 @@ class WindowActions(QObject):
         self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
         self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
         self.find = self._action("&Find…", "find", QKeySequence(QKeySequence.StandardKey.Find))
+        self.open_note = self._action("Open &note…", None)
+        self.open_note.setToolTip("Open a note in its editor: who uses it, and what an edit does")
         self.move_to_note = self._action("&Move to a note…", None)
         self.move_to_note.setToolTip(
             "Move the selected text into a new note, embedded where it was"
@@ -113,6 +115,7 @@ class WindowActions(QObject):
             self.find,
             self.versions,
             self.move_to_note,
+            self.open_note,
         ]
 
     def build_menus(self, menu_bar: QMenuBar) -> None:
@@ -120,6 +123,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.save)
         file_menu.addAction(self.discard)
         file_menu.addAction(self.local_history)
+        file_menu.addAction(self.open_note)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addAction(self.open_local)
