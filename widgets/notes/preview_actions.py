@@ -33,7 +33,7 @@ def make_blast(runner: Runner, connection: Connection, parent: QObject | None) -
         is_operator=connection.me.type == "operator",
         org_id=connection.me.org_id,
         guild_of=guilds.get,
-        extensions=connection.features.agent_list,  # a spec-only server has neither
+        extensions=connection.features.me,  # a spec-only server has no used-by or impact
         parent=parent,
     )
 
@@ -62,7 +62,10 @@ class NoteActions(QObject):
         runner: Runner,
         connection: Connection,
         agent_requested: SignalInstance,
+        *,
+        found: bool = True,
     ) -> None:
+        """``found``: the note was read (a spec-only server shares no note: nothing to edit)."""
         super().__init__(dialog)
         self.dialog = dialog
         self.path = path
@@ -74,11 +77,11 @@ class NoteActions(QObject):
         self.used_by.agent_activated.connect(agent_requested)
         self.edit_button = QPushButton("Edit")
         self.edit_button.setAccessibleName("Edit the note")
-        self.edit_button.setVisible(kind == "note")
+        self.edit_button.setVisible(found and kind == "note")
         self.edit_button.clicked.connect(self.on_edit)
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setAccessibleName("Delete the note")
-        self.delete_button.setVisible(connection.me.type == "operator")
+        self.delete_button.setVisible(found and connection.me.type == "operator")
         self.delete_button.clicked.connect(self.on_delete)
         dialog.add_button(self.edit_button)
         dialog.add_button(self.delete_button)

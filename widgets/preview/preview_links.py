@@ -88,12 +88,15 @@ class PreviewLinks(QObject):
         )
         dialog.browser.embed_clicked.connect(self.on_embed_clicked)
         dialog.browser.external_link_requested.connect(self.on_external_link)
-        if self.connection is not None and view.version is not None:
+        connection = self.connection
+        # Who uses the note, Edit and Delete; a server without them says so in one line.
+        if connection is not None and (view.version is not None or not connection.features.me):
             from widgets.notes.preview_actions import NoteActions  # only for a note's preview
 
             self.note_actions = NoteActions(
-                dialog, view.path, view.kind, self._runner, self.connection, self.agent_requested
-            )
+                dialog, view.path, view.kind, self._runner, connection, self.agent_requested,
+                found=view.version is not None,
+            )  # fmt: skip
         self.note_dialog = dialog
         dialog.finished.connect(lambda _: setattr(self, "note_dialog", None))
         dialog.open()
