@@ -2,7 +2,7 @@
 
 The note's own session, beside the Task's ``TaskSession``: a note has a version, earlier
 texts and the same three-way merge (``app.core.merge``), but no drafts kept on disk yet and
-no offline saves (docs/NOTES.md says what is left). A save someone else beat is merged at
+no offline saves (docs/NOTES.md, "Not there yet"). A save someone else beat is merged at
 once: a clean merge comes back as the new text to check and save again; conflicts come back
 written out between markers, nothing lost either way.
 """
