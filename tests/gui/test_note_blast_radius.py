@@ -200,3 +200,42 @@ def test_file_open_note_opens_a_note_in_its_editor(qtbot, window: MainWindow) ->
     qtbot.waitUntil(lambda: editor.session.doc is not None, timeout=TIMEOUT)
     assert editor.editor.text().startswith("Write short sentences.")
     assert editor.title_label.text() == "Style guide"
+
+
+def test_a_slow_impact_shows_a_progress_sign_then_the_rows(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    from widgets.notes.impact_panel import WORKING
+
+    editor = _editor(qtbot, _preview(qtbot, window, STYLE))
+    live_server.hook("delay", seconds=1.0, path=f"/api/notes/{STYLE}/impact")
+    editor.editor.set_text(editor.editor.text() + "One more rule.\n")
+    with qtbot.waitSignal(editor.blast.impact_slow, timeout=TIMEOUT):
+        editor.check_button.click()
+    assert editor.impact.progress_label.isVisibleTo(editor)
+    assert editor.impact.progress_label.text() == WORKING
+    assert editor.impact.model.rowCount() == 0  # the answer is not in yet
+    qtbot.waitUntil(lambda: editor.impact.model.rowCount() == 2, timeout=TIMEOUT)
+    assert not editor.impact.progress_label.isVisibleTo(editor)
+    assert editor.impact.summary_label.text() == (
+        "Changes the prompt of 2 agents; 0 would go over 64 KB; 0 gain an unreachable embed"
+    )
+
+
+def test_an_earlier_text_of_the_note_goes_back_in_the_editor(
+    qtbot, window: MainWindow, bob: TaskdeskClient
+) -> None:
+    from widgets.notes.note_editor import RESTORED
+
+    first = bob.note(STYLE).text
+    bob.put_note(STYLE, "Replaced by Bob.\n", 1)
+    editor = _editor(qtbot, _preview(qtbot, window, STYLE))
+    versions = editor.versions
+    assert versions.model.rowCount() == 1
+    assert versions.model.index(0, 0).data().startswith("v1 · replaced ")
+    assert versions.model.index(0, 0).data().endswith(" by Bob")
+    versions.list_view.setCurrentIndex(versions.model.index(0, 0))
+    versions.use_button.click()
+    assert editor.editor.text() == first and editor.status_label.text() == RESTORED
+    editor.editor.undo()
+    assert editor.editor.text() == "Replaced by Bob.\n"

@@ -9,6 +9,7 @@ editor, to check and save again.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -27,8 +28,10 @@ from widgets.dialogs.confirm import CompareDialog, ConfirmDropDialog
 from widgets.editor.task_editor import TaskEditor
 from widgets.notes.impact_model import impact_summary
 from widgets.notes.impact_panel import ImpactPanel
+from widgets.notes.note_versions import NoteVersions
 
 SAVED = "Saved as version {version}."
+RESTORED = "An earlier text is in the editor: check it, then Save (Edit › Undo takes it back)."
 NOTHING_TO_SAVE = "Nothing to save: the text is the note's live text."
 MERGED_CLEAN = (
     "Someone saved this note meanwhile (now version {version}). Their changes and yours are "
@@ -77,8 +80,15 @@ class NoteEditorDialog(QDialog):
         self.confirm_dialog: ConfirmDropDialog | None = None
         self.compare_dialog: CompareDialog | None = None
 
+        self.versions = NoteVersions()
+        self.versions.text_chosen.connect(self.on_version_chosen)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.editor)
+        top.addWidget(self.versions)
+        top.setStretchFactor(0, 4)
+        top.setStretchFactor(1, 1)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.editor)
+        split.addWidget(top)
         split.addWidget(self.impact)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
@@ -120,6 +130,8 @@ class NoteEditorDialog(QDialog):
         self.save_button.setEnabled(writable)
         self.check_button.setEnabled(writable)
         self.status_label.setText(reason or f"Version {doc.version}.")
+        self.versions.show_revisions(doc.revisions)
+        self.versions.use_button.setVisible(writable)
 
     def _changed(self) -> bool:
         doc = self.session.doc
@@ -170,6 +182,16 @@ class NoteEditorDialog(QDialog):
     def on_saved(self, doc: NoteDoc) -> None:
         self.save_button.setEnabled(True)
         self.status_label.setText(SAVED.format(version=doc.version))
+        self.versions.show_revisions(doc.revisions)
+
+    def on_version_chosen(self, text: str) -> None:
+        """An earlier text in the editor as an unsaved edit: one undo step takes it back."""
+        cursor = QTextCursor(self.editor.document())
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
+        self.status_label.setText(RESTORED)
 
     def on_merged(self, text: str, version: int, conflicts: int) -> None:
         self.editor.set_text(text)
