@@ -1,10 +1,10 @@
 """One note open for editing: load, save at the version read, and a conflict merged.
 
 The note's own session, beside the Task's ``TaskSession``: a note has a version, earlier
-texts and the same three-way merge (``app.core.merge``), but no drafts kept on disk yet and
-no offline saves (docs/NOTES.md, "Not there yet"). A save someone else beat is merged at
-once: a clean merge comes back as the new text to check and save again; conflicts come back
-written out between markers, nothing lost either way.
+texts, drafts kept on disk (``note_drafts``) and the same three-way merge
+(``app.core.merge``), but no offline saves (docs/NOTES.md, "Not there yet"). A save someone
+else beat is merged at once: a clean merge comes back as the new text to check and save
+again; conflicts come back written out between markers, nothing lost either way.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from app.core.merge import MarkerLabels, merge_texts
 from app.core.models import Me
 from app.core.note_uses import NoteDoc
 from app.desk.failures import failure_text
+from app.desk.note_drafts import NoteDrafts
 from app.desk.runner import Runner
+from app.store.records import Draft
 
 DELETED_WHILE_OPEN = (
     "This note was deleted while it was open. Your text is still here: copy it, or make the "
@@ -62,6 +64,7 @@ class NoteSession(QObject):
     merged = Signal(str, int, int)  # text to check, live version, conflicts left in it
     save_failed = Signal(str)
     gone = Signal(str)  # the note was deleted while open: the sentence
+    draft_found = Signal(str, int)  # unsaved edits kept from before, the version they were on
 
     def __init__(
         self,
@@ -70,8 +73,12 @@ class NoteSession(QObject):
         me: Me,
         display_path: str,
         parent: QObject | None = None,
+        *,
+        drafts: NoteDrafts | None = None,
     ) -> None:
         super().__init__(parent)
+        self._drafts = drafts
+        self._draft: Draft | None = None
         self._runner = runner
         self._client = client
         self._me = me
@@ -92,6 +99,40 @@ class NoteSession(QObject):
         self.phase = NotePhase.EDITING
         writable = doc.file.kind == "note" and writable_by(self._me, doc)
         self.loaded.emit(doc, writable, "" if writable else READ_ONLY)
+        if writable and self._drafts is not None:
+            self._drafts.find(self.display_path, self._on_draft)
+
+    def _on_draft(self, draft: Draft | None) -> None:
+        doc = self.doc
+        if draft is None or doc is None or draft.text == doc.text:
+            return
+        self._draft = draft
+        self.draft_found.emit(draft.text, draft.base_version or doc.version)
+
+    def keep_draft(self, text: str) -> None:
+        """The editor's text, kept on disk until it is saved (a crash loses nothing)."""
+        doc = self.doc
+        if self._drafts is None or doc is None or self.phase is NotePhase.GONE:
+            return
+        self._drafts.keep(self.display_path, text, doc.version, doc.file.title)
+
+    def recover_draft(self) -> None:
+        """The kept draft into the editor; typed on an older version, it is merged first."""
+        draft, doc = self._draft, self.doc
+        if draft is None or doc is None:
+            return
+        base_version = draft.base_version or doc.version
+        if base_version == doc.version:
+            self.merged.emit(draft.text, doc.version, 0)
+            return
+        base = next((r.text for r in doc.revisions if r.version == base_version), None)
+        if base is None:  # its version is no longer kept: the draft, marked against the live text
+            base = ""
+        result = merge_texts(base, doc.text, draft.text)
+        if result.is_clean and result.text is not None:
+            self.merged.emit(result.text, doc.version, 0)
+        else:
+            self.merged.emit(result.marked(MarkerLabels()).text, doc.version, result.unresolved)
 
     def save(self, text: str, title: str | None = None) -> None:
         """Save ``text`` at the version last read; a conflict is merged (``merged``)."""
@@ -106,6 +147,8 @@ class NoteSession(QObject):
         def done(doc: NoteDoc) -> None:
             self.doc = doc
             self.phase = NotePhase.EDITING
+            if self._drafts is not None:
+                self._drafts.drop(self.display_path, text)
             self.saved.emit(doc)
 
         def failed(exc: BaseException) -> None:

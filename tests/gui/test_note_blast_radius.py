@@ -239,3 +239,34 @@ def test_an_earlier_text_of_the_note_goes_back_in_the_editor(
     assert editor.editor.text() == first and editor.status_label.text() == RESTORED
     editor.editor.undo()
     assert editor.editor.text() == "Replaced by Bob.\n"
+
+
+def test_a_notes_unsaved_edits_are_kept_and_recovered_merged_with_a_save_since(
+    qtbot, window: MainWindow, bob: TaskdeskClient
+) -> None:
+    from app.desk.note_drafts import draft_key
+    from widgets.notes.note_editor import DRAFT_KEPT
+
+    connection = window.task_tab.connection
+    assert connection is not None
+    store, server = connection.store, connection.server_key
+    actions = _preview(qtbot, window, STYLE)
+    editor = _editor(qtbot, actions)
+    base = editor.editor.text()
+    editor.editor.appendPlainText("Ann's draft line.")
+    mine = editor.editor.text()
+    qtbot.waitUntil(
+        lambda: (d := store.get_draft(server, draft_key(STYLE))) is not None and d.text == mine,
+        timeout=TIMEOUT,
+    )
+    editor.reject()  # closed unsaved, as a crash would leave it
+    bob.put_note(STYLE, "Bob's first line.\n" + base, 1)
+    again = _editor(qtbot, actions)
+    qtbot.waitUntil(lambda: again.recover_button.isVisibleTo(again), timeout=TIMEOUT)
+    assert again.status_label.text() == DRAFT_KEPT.format(version=1)
+    again.recover_button.click()
+    qtbot.waitUntil(lambda: "Ann's draft line." in again.editor.text(), timeout=TIMEOUT)
+    assert again.editor.text() == "Bob's first line.\n" + mine
+    again.save_button.click()
+    qtbot.waitUntil(lambda: bob.note(STYLE).version == 3, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: store.get_draft(server, draft_key(STYLE)) is None, timeout=TIMEOUT)

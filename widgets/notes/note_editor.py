@@ -8,7 +8,7 @@ editor, to check and save again.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
@@ -31,6 +31,12 @@ from widgets.notes.impact_panel import ImpactPanel
 from widgets.notes.note_versions import NoteVersions
 
 SAVED = "Saved as version {version}."
+DRAFT_PAUSE_MS = 800
+"""Typing paused this long: the text is kept on disk as the note's draft."""
+DRAFT_KEPT = (
+    "Unsaved edits to this note from an earlier session were kept (typed on version "
+    "{version}): Recover draft puts them in the editor, merged with any save since."
+)
 RESTORED = "An earlier text is in the editor: check it, then Save (Edit › Undo takes it back)."
 NOTHING_TO_SAVE = "Nothing to save: the text is the note's live text."
 MERGED_CLEAN = (
@@ -69,10 +75,12 @@ class NoteEditorDialog(QDialog):
         self.editor.setAccessibleName("Note text")
         self.editor.setReadOnly(True)
         self.impact = ImpactPanel()
+        self.recover_button = QPushButton("Recover draft")
+        self.recover_button.setVisible(False)
         self.check_button = QPushButton("Check impact")
         self.save_button = QPushButton("Save")
         self.close_button = QPushButton("Close")
-        for button in (self.check_button, self.save_button, self.close_button):
+        for button in (self.recover_button, self.check_button, self.save_button, self.close_button):
             button.setAccessibleName(button.text())
             button.setAutoDefault(False)
         self.save_button.setEnabled(False)
@@ -94,6 +102,7 @@ class NoteEditorDialog(QDialog):
         split.setStretchFactor(1, 2)
         buttons = QHBoxLayout()
         buttons.addWidget(self.check_button)
+        buttons.addWidget(self.recover_button)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.close_button)
@@ -114,6 +123,14 @@ class NoteEditorDialog(QDialog):
         session.merged.connect(self.on_merged)
         session.save_failed.connect(self.on_save_failed)
         session.gone.connect(self.on_gone)
+        session.draft_found.connect(self.on_draft_found)
+        self.recover_button.clicked.connect(self.on_recover)
+        self._loading = True  # the text the note came with is no edit: no draft for it
+        self._draft_pause = QTimer(self)
+        self._draft_pause.setSingleShot(True)
+        self._draft_pause.setInterval(DRAFT_PAUSE_MS)
+        self._draft_pause.timeout.connect(lambda: session.keep_draft(self.editor.text()))
+        self.editor.textChanged.connect(self._on_text_changed)
         blast.impact_slow.connect(lambda _path: self.impact.show_working())
         blast.impact_ready.connect(self.on_impact)
         blast.impact_failed.connect(self.on_impact_failed)
@@ -122,10 +139,24 @@ class NoteEditorDialog(QDialog):
 
     # ------------------------------------------------------------------ loading, saving
 
+    def _on_text_changed(self) -> None:
+        if not self._loading and not self.editor.isReadOnly():
+            self._draft_pause.start()
+
+    def on_draft_found(self, text: str, version: int) -> None:
+        self.recover_button.setVisible(True)
+        self.status_label.setText(DRAFT_KEPT.format(version=version))
+
+    def on_recover(self) -> None:
+        self.recover_button.setVisible(False)
+        self.session.recover_draft()
+
     def on_loaded(self, doc: NoteDoc, writable: bool, reason: str) -> None:
         self.setWindowTitle(doc.file.title or self.windowTitle())
         self.title_label.setText(doc.file.title or self.path)
+        self._loading = True
         self.editor.set_text(doc.text)
+        self._loading = False
         self.editor.setReadOnly(not writable)
         self.save_button.setEnabled(writable)
         self.check_button.setEnabled(writable)
@@ -195,6 +226,7 @@ class NoteEditorDialog(QDialog):
 
     def on_merged(self, text: str, version: int, conflicts: int) -> None:
         self.editor.set_text(text)
+        self.session.keep_draft(text)
         self.save_button.setEnabled(True)
         template = MERGED_CONFLICTS if conflicts else MERGED_CLEAN
         self.status_label.setText(template.format(version=version, count=conflicts))

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.desk.note_blast import NoteBlast
+from app.desk.note_drafts import NoteDrafts
 from app.desk.note_session import NoteSession
 from app.desk.runner import Runner
 from widgets.dialogs.confirm import ConfirmDropDialog
@@ -44,8 +45,16 @@ def open_note_editor(
     """The note at ``path`` in its editor, loading (File › Open note…, Edit in a preview)."""
     from widgets.notes.note_editor import NoteEditorDialog
 
-    session = NoteSession(runner, connection.client, connection.me, path)
+    said: list[NoteEditorDialog] = []  # where a draft's failure is said, once the dialog is made
+    drafts = NoteDrafts(
+        runner,
+        connection.store,
+        connection.server_key,
+        lambda text: said[0].status_label.setText(text) if said else None,
+    )
+    session = NoteSession(runner, connection.client, connection.me, path, drafts=drafts)
     editor = NoteEditorDialog(session, make_blast(runner, connection, None), owner)
+    said.append(editor)
     editor.open()
     session.load()
     return editor
