@@ -71,8 +71,10 @@ class ImpactPanel(QWidget):
         self.rows = rows
         self.progress_label.setVisible(False)
         self.summary_label.setText(impact_summary(rows) if rows else "No run reaches this note.")
+        first = not self.model.rows
         self.model.set_rows(rows)
-        self.table.resizeColumnsToContents()
+        if first:  # widths once: the same columns hold the same kinds of figures after
+            self.table.resizeColumnsToContents()
 
     def show_message(self, text: str) -> None:
         self.progress_label.setVisible(False)
