@@ -20,6 +20,7 @@ from app.client.errors import (
     TaskdeskError,
     TimedOut,
 )
+from app.client.note_answers import impact_from, note_doc_from, used_by_from
 from app.client.parse import (
     agents_from,
     embed_status_from,
@@ -42,7 +43,17 @@ from app.client.task_history import (
     with_texts,
 )
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
-from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
+from app.core.models import (
+    AccessEntry,
+    AgentEmbedStatus,
+    AgentRow,
+    EmbeddableNote,
+    Guild,
+    Me,
+    OrgFile,
+    TaskDoc,
+)
+from app.core.note_uses import NoteDoc, NoteImpact, UsedBy
 
 log = logging.getLogger(__name__)
 
@@ -381,6 +392,54 @@ class TaskdeskClient:
         """Delete a note; `NoteEmbedded` when a live Task embeds it."""
         self._http.request("DELETE", self._note_path(display_path), expect=(200, 204))
 
+    # -------------------------------------------- notes written, their blast radius (EXTENSION)
+
+    def note_doc(self, display_path: str) -> NoteDoc:
+        """A note with its earlier texts, for its editor."""
+        answer = self._http.request("GET", self._note_path(display_path))
+        return parse_answer(answer.body, "the note", note_doc_from, _type(answer))
+
+    def create_note(
+        self, display_path: str, title: str, text: str, access: tuple[AccessEntry, ...]
+    ) -> NoteDoc:
+        """A new note (operators); `FileExists` when the path is taken."""
+        payload: dict[str, object] = {
+            "display_path": display_path,
+            "title": title,
+            "text": text,
+            "access": [{"principal": e.principal, "role": e.role} for e in access],
+        }
+        answer = self._http.request(
+            "POST", "/api/notes", body=_json(payload, "note"), expect=(201,)
+        )
+        return parse_answer(answer.body, "the new note", note_doc_from, _type(answer))
+
+    def put_note(
+        self, display_path: str, text: str, expected_version: int, title: str | None = None
+    ) -> NoteDoc:
+        """Save a note at the version last read; `VersionConflict` when someone saved since."""
+        payload: dict[str, object] = {"text": text, "expected_version": expected_version}
+        if title is not None:
+            payload["title"] = title
+        answer = self._http.request(
+            "PUT", self._note_path(display_path), body=_json(payload, "note")
+        )
+        return parse_answer(answer.body, "the saved note", note_doc_from, _type(answer))
+
+    def used_by(self, display_path: str) -> UsedBy:
+        """Every agent whose run embeds the note (operators; `NotFound` for others)."""
+        answer = self._http.request("GET", self._note_path(display_path) + "/used-by")
+        return parse_answer(answer.body, "who uses the note", used_by_from, _type(answer))
+
+    def note_impact(self, display_path: str, text: str) -> list[NoteImpact]:
+        """What each run that reaches the note would get with ``text``; nothing is saved."""
+        answer = self._http.request(
+            "POST",
+            self._note_path(display_path) + "/impact",
+            body=_json({"text": text}, "note"),
+        )
+        return parse_answer(answer.body, "the edit's impact", impact_from, _type(answer))
+
     # ------------------------------------------------------------------ runs
 
     def create_run(self, agent_id: str) -> RunInfo:
@@ -398,6 +457,16 @@ class TaskdeskClient:
     def get_run(self, run_id: str) -> RunInfo:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")
         return parse_answer(answer.body, "the run", run_from, _type(answer))
+
+
+def _json(payload: dict[str, object], what: str) -> bytes:
+    try:
+        return orjson.dumps(payload)
+    except orjson.JSONEncodeError:  # a lone surrogate: not valid UTF-8, not sendable
+        raise InvalidRequest(
+            f"The {what} holds a character that cannot be saved (a broken Unicode character, "
+            "often from pasted text). Retype or delete the odd character, then try again."
+        ) from None
 
 
 def _type(answer: Answer) -> str:

@@ -103,6 +103,14 @@ class NoteEmbedded(TaskdeskError):
         super().__init__(message)
 
 
+class FileExists(TaskdeskError):
+    """Creating a note at a path that is taken."""
+
+    default_message = (
+        "A file already exists at that path. Choose another name, or open the existing note."
+    )
+
+
 class Offline(TaskdeskError):
     """The server could not be reached, or the connection to it broke."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import orjson
 
@@ -11,6 +11,7 @@ from app.client.errors import (
     AgentGone,
     BadResponse,
     BudgetExceeded,
+    FileExists,
     InvalidRequest,
     NoSuchRevision,
     NoteEmbedded,
@@ -33,6 +34,26 @@ SERVER_TEXT_MAX = 200
 
 _EMBEDDED_IN = re.compile(r"note is embedded in task \((?P<ids>[^)]*)\)")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+_NOTE_REFUSALS: dict[str, Callable[[], TaskdeskError]] = {
+    "note is not writable": lambda: NotWritable(
+        "Your access to this note is read only: ask an operator for write access, or to make "
+        "the change."
+    ),
+    "operators only": lambda: NotWritable("Only operators can do that on this server."),
+    "not a note": lambda: InvalidRequest(
+        "That path holds a collection or another file, not a note: only notes are edited here."
+    ),
+    "not a display path": lambda: InvalidRequest(
+        "The path must be inside the org (org/<org id>/…), end in “.md”, and not be a Task."
+    ),
+    "bad access list": lambda: InvalidRequest(
+        "The access list is not valid: each entry needs a principal (agent:<id>, guild:<id>, "
+        "user:<id> or org) and a role (read or write)."
+    ),
+}
+"""The notes' refusals (shared/spec/API.md, "Notes: write, used by, impact"), in words."""
 
 
 def quoted_server_text(text: str) -> str:
@@ -74,6 +95,8 @@ def error_for_status(
             status=status,
         )
     if status == 409:
+        if message == "file exists":
+            return FileExists()
         if message is not None and (found := _EMBEDDED_IN.search(message)):
             ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())
             return NoteEmbedded(ids)
@@ -88,6 +111,8 @@ def error_for_status(
             return TooLarge()
         if message == "embed budget exceeded":
             return BudgetExceeded()
+        if message in _NOTE_REFUSALS:
+            return _NOTE_REFUSALS[message]()
         if message == "cannot delete this file":
             return NotWritable(
                 "The Task itself cannot be deleted. To empty it, clear the text and save."

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from app.core.models import TaskDoc
 from app.core.user_message import UserMessage
 from app.desk import session_messages as say
+from app.desk.note_drafts import is_note_draft
 from app.desk.runner import Runner
 from app.store.records import Cached, Draft, HistoryEntry, HistoryReason
 
@@ -160,7 +161,8 @@ class DraftKeeper(QObject):
         """The drafts of this server's agents, newest first, for ``found``."""
         store, server = self._store, self._server
         self._runner.submit(
-            lambda: store.list_drafts(server),
+            # A note's drafts are its editor's (note_drafts), not an agent's.
+            lambda: [d for d in store.list_drafts(server) if not is_note_draft(d)],
             on_done=found,
             on_error=self._failed("read the drafts"),
             lane="disk",

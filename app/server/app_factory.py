@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute
 
 from app import version
 from app.core.workspace import Workspace, WorkspaceError, load_workspace, read_workspace_bytes
-from app.server import org_routes, task_routes
+from app.server import note_routes, note_uses, org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
@@ -56,6 +56,7 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
                     raise DatabaseError(
                         f"database {db_path} is empty and no workspace was given to seed it"
                     )
+        build_note_uses(db)
     except (sqlite3.Error, OverflowError) as exc:
         # A file that is SQLite but not ours (other tables), or a value SQLite can't hold.
         db.close()
@@ -64,6 +65,16 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
         db.close()
         raise
     return db
+
+
+def build_note_uses(db: ServerDatabase) -> None:
+    """A database made before the used-by index existed gets it once, when first opened."""
+    with db.read() as tx:
+        built = note_uses.is_built(tx)
+    if not built:
+        with db.write() as tx:
+            if not note_uses.is_built(tx):
+                note_uses.rebuild(tx)
 
 
 WORKSPACE_DIGEST = "workspace_sha256"
@@ -123,7 +134,10 @@ def create_app(
     routes: list[BaseRoute] = [*description_routes(TITLE, version)]
     routes += task_routes.router.routes + org_routes.router.routes
     if extensions:
-        routes += task_routes.extension_router.routes + org_routes.extension_router.routes
+        routes += task_routes.extension_router.routes
+        # Before org_routes': GET /api/notes/{path} would take …/used-by as a path.
+        routes += note_routes.extension_router.routes
+        routes += org_routes.extension_router.routes
     check_described(routes)  # a route missing from the document stops the start, not a reader
     app = Starlette(
         routes=routes,

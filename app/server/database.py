@@ -21,6 +21,7 @@ from typing import Any
 
 from app.core.limits import MAX_REVISIONS
 from app.core.models import AccessEntry, Kind, OrgFile, sha256_hex
+from app.server import note_revisions, note_uses
 from app.server.callers import Caller
 from app.server.db_records import (
     AgentRecord,
@@ -45,6 +46,8 @@ class Transaction:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # Seeding writes every agent and note, then builds the used-by index once.
+        self.uses_deferred = False
 
     # ------------------------------------------------------------ org, people, agents
 
@@ -113,6 +116,7 @@ class Transaction:
             " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
             (agent_id, name, guild_id, token, task, sha256_hex(task), at, by.type, by.id, by.name),
         )
+        note_uses.task_changed(self, agent_id, task)
 
     def replace_tokens(self, tokens: dict[str, str]) -> None:
         """Give the people and agents named (by id) new tokens; the old ones stop working."""
@@ -210,6 +214,7 @@ class Transaction:
             " WHERE id = ?",
             (content, version, digest, when, by.type, by.id, by.name, agent_id),
         )
+        note_uses.task_changed(self, agent_id, content, live.content)
         org_id = self.meta("org_id")
         self._file_change(
             f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by
@@ -304,6 +309,7 @@ class Transaction:
     def put_file(self, file: OrgFile, *, by: Caller, at: str | None = None) -> OrgFile:
         """Create or replace a file; a replaced file's version goes up by one."""
         when = at or utc_now()
+        before = note_uses.before_file_change(self, file.display_path, file)
         old = self.conn.execute(
             "SELECT version FROM files WHERE display_path = ?", (file.display_path,)
         ).fetchone()
@@ -316,12 +322,21 @@ class Transaction:
         )
         self._file_change(file.display_path, "put", version, file.text or "", when, by)
         self._files_changed()
+        if before.old is not None and before.old.kind == "note" and before.old.text != file.text:
+            note_revisions.archive(
+                self.conn,
+                file.display_path,
+                before.old.version,
+                before.old.text or "",
+                at=when,
+                by_name=by.name,
+            )
         record_event(
             self.conn,
             "note_saved" if old else "note_created",
             at=when,
             by_name=by.name,
-            agent_ids=[],  # the agents whose expanded Task it changes: the used-by index's
+            agent_ids=note_uses.after_file_change(self, before),
             display_path=file.display_path,
             version=version,
         )
@@ -337,6 +352,7 @@ class Transaction:
         embedding = self.agents_embedding(display_path)
         if embedding:
             raise FileEmbeddedError(embedding)
+        before = note_uses.before_file_change(self, display_path, None)
         when = utc_now()
         self.conn.execute(
             "UPDATE files SET deleted_at = ? WHERE display_path = ?", (when, display_path)
@@ -348,7 +364,7 @@ class Transaction:
             "note_deleted",
             at=when,
             by_name=by.name,
-            agent_ids=[],
+            agent_ids=note_uses.after_file_change(self, before),
             display_path=display_path,
             version=found.version,
         )

@@ -58,6 +58,33 @@ CREATE TABLE IF NOT EXISTS file_changes (
     changed_by_id TEXT NOT NULL,
     changed_by_name TEXT NOT NULL
 );
+-- Notes with their blast radius: the used-by index (app/server/note_uses.py) and a note's
+-- kept earlier texts (app/server/note_revisions.py). agent_runs: each run's embedded bytes and
+-- broken embeds now, kept with the index (the impact's "before").
+CREATE TABLE IF NOT EXISTS note_uses (
+    agent_id TEXT NOT NULL,
+    display_path TEXT NOT NULL,
+    hop INTEGER NOT NULL,
+    via TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    PRIMARY KEY (agent_id, display_path, hop, via)
+);
+CREATE INDEX IF NOT EXISTS note_uses_by_path ON note_uses (display_path, agent_id, hop, via);
+-- Who inlines or repeats a note: what a note save logs, without reading each row.
+CREATE INDEX IF NOT EXISTS note_uses_by_outcome ON note_uses (display_path, outcome, hop, agent_id);
+CREATE TABLE IF NOT EXISTS agent_runs (
+    agent_id TEXT PRIMARY KEY,
+    embedded_bytes INTEGER NOT NULL,
+    broken TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS note_revisions (
+    display_path TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    replaced_at TEXT NOT NULL,
+    replaced_by_name TEXT NOT NULL,
+    PRIMARY KEY (display_path, version)
+);
 """
 
 # ---------------------------------------------------------------------- runs (the Runs tab)

@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
+from app.server import note_doc
 from app.server.api_schemas import (
     AGENTS,
     COMPACT_NOTES,
@@ -243,6 +244,11 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     }
 }
 """The operations that take a body, and its shape (read by hand: ``request_body``)."""
+
+# The notes' write, used-by and impact routes are described in a module of their own.
+RESPONSES.update(note_doc.RESPONSES)
+REQUEST_BODIES.update(note_doc.REQUEST_BODIES)
+PARAMETERS.update({key: [DISPLAY_PATH] for key in note_doc.RESPONSES if "{" in key[1]})
 
 SECURITY_SCHEMES = {"bearer": {"type": "http", "scheme": "bearer"}}
 

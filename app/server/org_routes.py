@@ -21,6 +21,7 @@ from starlette.responses import Response
 
 from app.core.expander import file_stem, level_of, task_display_path
 from app.core.models import OrgFile
+from app.server import note_revisions
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import AgentRecord, FileEmbeddedError, Transaction
@@ -198,9 +199,14 @@ def note_body(file: OrgFile) -> dict[str, Any]:
 def get_note(display_path: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         found = tx.file(display_path)
-    if found is None or not caller.can_read(found.access):
-        raise ApiError(404, "not found")
-    return JsonResponse(note_body(found))
+        if found is None or not caller.can_read(found.access):
+            raise ApiError(404, "not found")
+        body = note_body(found)
+        if found.kind == "note":  # a note's earlier texts, newest first (note_revisions)
+            body["revisions"] = [
+                r.to_json() for r in note_revisions.revisions(tx.conn, display_path)
+            ]
+    return JsonResponse(body)
 
 
 @extension_router.delete("/api/notes/{display_path:path}")

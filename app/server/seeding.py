@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.core.workspace import Workspace
+from app.server import note_uses
 from app.server.callers import SEED_AUTHOR
 from app.server.database import ServerDatabase, Transaction, utc_now
 
@@ -24,6 +25,7 @@ def seed_if_new(db: ServerDatabase, workspace: Workspace) -> bool:
 
 def seed(tx: Transaction, workspace: Workspace) -> None:
     now = utc_now()
+    tx.uses_deferred = True  # one used-by index build at the end, not one per note
     tx.set_meta("org_id", workspace.org_id)
     tx.set_meta("org_name", workspace.org_name)
     tx.set_meta("schema_version", SCHEMA_VERSION)
@@ -45,3 +47,5 @@ def seed(tx: Transaction, workspace: Workspace) -> None:
             tx.save_task(agent.id, save.task, expected_version=None, by=by, at=save.at)
     for file in workspace.files.values():
         tx.put_file(file, by=author, at=now)
+    tx.uses_deferred = False
+    note_uses.rebuild(tx)

@@ -36,6 +36,7 @@ def test_edit_menu_lists_the_usual_commands_with_standard_keys(window: MainWindo
         "Find Previous",
         "Replace…",
         "Go to Line…",
+        "Move to a note…",
     ]
     editing = window.actions_.editing
     for action, key in (

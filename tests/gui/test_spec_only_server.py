@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.client import TaskdeskClient
+from app.desk.note_blast import NO_USED_BY
 from app.render.preview_notes import UNSUPPORTED_MESSAGE
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
@@ -137,6 +138,9 @@ def test_the_preview_says_it_cannot_inline_notes(qtbot, make_window, spec_only: 
     dialog = tab.links.note_dialog
     assert "doesn't share note text" in dialog.unreachable_label.text()
     assert dialog.path_label.text() == STYLE_GUIDE
+    actions = tab.links.note_actions  # who uses it: one line on what this server can't say
+    assert actions is not None and actions.used_by.summary_label.text() == NO_USED_BY
+    assert not actions.edit_button.isVisibleTo(dialog)
     no_traceback(window)
 
 

@@ -116,7 +116,8 @@ def test_a_run_and_a_note_match_the_document(live_server: LiveServer) -> None:
     ("path", "allowed"),
     [
         (TASK, "DELETE, GET, PUT"),
-        ("/api/notes/org/o_acme/x.md", "DELETE, GET"),
+        ("/api/notes/org/o_acme/x.md", "DELETE, GET, PUT"),
+        ("/api/notes", "POST"),
         ("/api/agents/a_scout/runs", "GET, POST"),
         ("/api/me", "GET"),
     ],

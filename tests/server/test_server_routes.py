@@ -39,6 +39,10 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("get", "/api/org/embed-status"): [],
     ("get", NOTE): ["display_path"],
     ("delete", NOTE): ["display_path"],
+    ("post", "/api/notes"): [],
+    ("put", NOTE): ["display_path"],
+    ("get", NOTE + "/used-by"): ["display_path"],
+    ("post", NOTE + "/impact"): ["display_path"],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),

@@ -97,6 +97,7 @@ class NotePreviewDialog(QDialog):
         unreachable_row.addWidget(self.unreachable_icon)
         unreachable_row.addWidget(self.unreachable_label, 1)
         buttons = QHBoxLayout()
+        self._buttons = buttons
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
@@ -109,6 +110,8 @@ class NotePreviewDialog(QDialog):
         layout.addWidget(self.browser, 1)
         if html is None:
             layout.addStretch(1)  # a paragraph stays at the top; the room is left empty below
+        self._sections = QVBoxLayout()  # what others add: who uses the note (add_section)
+        layout.addLayout(self._sections)
         layout.addLayout(buttons)
 
         self.unreachable_icon.setVisible(not self.reachable)
@@ -122,3 +125,11 @@ class NotePreviewDialog(QDialog):
             self.browser.show_html(html)
         else:
             self.resize(520, 220)
+
+    def add_section(self, widget: QWidget, stretch: int = 1) -> None:
+        """A part shown below the note's text (who uses it)."""
+        self._sections.addWidget(widget, stretch)
+
+    def add_button(self, button: QPushButton) -> None:
+        """A button left of Close (Edit, Delete)."""
+        self._buttons.insertWidget(self._buttons.count() - 1, button)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QUrl
+from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.core.models import Reader
@@ -16,6 +16,7 @@ from widgets.dialogs.confirm import OpenLinkDialog
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
+    from widgets.notes.preview_actions import NoteActions
     from widgets.preview.note_preview import NotePreviewDialog
 
 
@@ -25,6 +26,8 @@ class PreviewLinks(QObject):
     The dialog on screen is kept (``note_dialog``, ``link_dialog``) so tests can press its
     buttons. ``broken_paths`` names the embeds the open agent can't reach.
     """
+
+    agent_requested = Signal(str)  # an agent named in a note's preview (who uses it): open it
 
     def __init__(
         self,
@@ -44,6 +47,7 @@ class PreviewLinks(QObject):
         self.connection: Connection | None = None
         self.link_dialog: OpenLinkDialog | None = None
         self.note_dialog: NotePreviewDialog | None = None
+        self.note_actions: NoteActions | None = None  # the open preview's used-by, Edit, Delete
 
     def on_external_link(self, url: str) -> None:
         """A link out of Taskdesk: show the full address, open only when the operator says."""
@@ -97,6 +101,15 @@ class PreviewLinks(QObject):
         )
         dialog.browser.embed_clicked.connect(self.on_embed_clicked)
         dialog.browser.external_link_requested.connect(self.on_external_link)
+        connection = self.connection
+        # Who uses the note, Edit and Delete; a server without them says so in one line.
+        if connection is not None and (view.version is not None or not connection.features.me):
+            from widgets.notes.preview_actions import NoteActions  # only for a note's preview
+
+            self.note_actions = NoteActions(
+                dialog, view.path, view.kind, self._runner, connection, self.agent_requested,
+                found=view.version is not None,
+            )  # fmt: skip
         self.note_dialog = dialog
         dialog.finished.connect(lambda _: setattr(self, "note_dialog", None))
         dialog.open()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from widgets.notes.move_flow import MoveToNoteFlow, OpenNoteFlow
 from widgets.task.click_to_edit import place_cursor
 
 if TYPE_CHECKING:
@@ -86,6 +87,13 @@ class TaskCommands:
         a.insert_note.triggered.connect(lambda: t.open_picker("note"))
         a.insert_table.triggered.connect(lambda: t.open_picker("collection"))
         a.find.triggered.connect(t.work_area.show_find)
+        self.move_to_note = MoveToNoteFlow(
+            t.runner, t.editor, lambda: t.agent, lambda: t.guild_name, lambda: t.connection,
+            t.messages.info,
+        )  # fmt: skip
+        a.move_to_note.triggered.connect(self.move_to_note.start)
+        self.open_note = OpenNoteFlow(t.runner, t.editor, lambda: t.agent, lambda: t.connection)
+        a.open_note.triggered.connect(self.open_note.start)
         a.local_history.triggered.connect(t.open_local_history)
         a.versions.toggled.connect(t.work_area.show_versions)
         t.versions.compare_requested.connect(t.version_flow.compare)

@@ -52,6 +52,12 @@ class WindowActions(QObject):
         self.insert_note = self._action("&Note…", "note", QKeySequence("Ctrl+Shift+N"))
         self.insert_table = self._action("&Table…", "collection", QKeySequence("Ctrl+Shift+T"))
         self.find = self._action("&Find…", "find", QKeySequence(QKeySequence.StandardKey.Find))
+        self.open_note = self._action("Open &note…", None)
+        self.open_note.setToolTip("Open a note in its editor: who uses it, and what an edit does")
+        self.move_to_note = self._action("&Move to a note…", None)
+        self.move_to_note.setToolTip(
+            "Move the selected text into a new note, embedded where it was"
+        )
         self.editing = EditActions(
             window, lambda label, key: self._action(label, None, QKeySequence(key or ""))
         )
@@ -118,6 +124,8 @@ class WindowActions(QObject):
             self.insert_table,
             self.find,
             self.versions,
+            self.move_to_note,
+            self.open_note,
         ]
 
     def build_menus(self, menu_bar: QMenuBar) -> None:
@@ -125,13 +133,17 @@ class WindowActions(QObject):
         file_menu.addAction(self.save)
         file_menu.addAction(self.discard)
         file_menu.addAction(self.local_history)
+        file_menu.addAction(self.open_note)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addAction(self.open_local)
         self.recent_menu = file_menu.addMenu("Recent &servers")
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
-        self.editing.fill(menu_bar.addMenu("&Edit"), self.find)
+        edit_menu = menu_bar.addMenu("&Edit")
+        self.editing.fill(edit_menu, self.find)
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.move_to_note)
         insert_menu = menu_bar.addMenu("&Insert")
         insert_menu.addAction(self.insert_note)
         insert_menu.addAction(self.insert_table)

@@ -217,6 +217,7 @@ class MainWindow(QMainWindow):
         tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
         tab.notes_listed.connect(self.notes_listed)
         tab.server_polled.connect(self.follow_server_changes)
+        tab.links.agent_requested.connect(self.on_agent_chosen)  # from a note's used-by
         self.status_line.follow_editor(tab.editor)
         self.splitter.replaceWidget(1, tab)
         self._placeholder.deleteLater()
