@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
+from app.server import proposal_doc
 from app.server.api_schemas import (
     AGENTS,
     COMPACT_NOTES,
@@ -144,6 +145,7 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         ),
     },
 }
+RESPONSES.update(proposal_doc.RESPONSES)
 
 
 def _in_path(name: str) -> dict[str, Any]:
@@ -188,6 +190,7 @@ PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("delete", "/api/notes/{display_path}"): [DISPLAY_PATH],
 }
 """Each operation's parameters; one with none is left out."""
+PARAMETERS.update(proposal_doc.PARAMETERS)
 
 REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("put", "/api/agents/{agent_id}/files/task.md"): {
@@ -205,6 +208,7 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
         },
     }
 }
+REQUEST_BODIES.update(proposal_doc.REQUEST_BODIES)
 """The operations that take a body, and its shape (read by hand: ``request_body``)."""
 
 SECURITY_SCHEMES = {"bearer": {"type": "http", "scheme": "bearer"}}

@@ -30,6 +30,7 @@ from app.server.database import (
     utc_now,
 )
 from app.server.live_expansion import expand_live_task
+from app.server.proposal_records import proposal_origins
 from app.server.rate_limit import RateLimiter
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
@@ -59,9 +60,17 @@ def extensions_on(request: Request) -> bool:
     return bool(getattr(request.app.state, "extensions", True))
 
 
-def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
+def task_body(
+    org_id: str,
+    task: TaskRecord,
+    *,
+    spec_only: bool = False,
+    origins: dict[int, dict[str, str]] | None = None,
+) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
-    (none of those when ``spec_only``)."""
+    (none of those when ``spec_only``). ``origins``: the versions published from a proposal,
+    each given ``proposal: {id, author_name}`` (the key left out on the others)."""
+    origins = origins or {}
     revisions: list[dict[str, Any]] = []
     for r in task.revisions:
         revision: dict[str, Any] = {
@@ -73,6 +82,8 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
         if not spec_only:
             revision["replaced_by_type"] = r.replaced_by_type
             revision["replaced_by_id"] = r.replaced_by_id
+            if r.version in origins:
+                revision["proposal"] = origins[r.version]
         revisions.append(revision)
     body: dict[str, Any] = {
         "path": "task.md",
@@ -90,6 +101,8 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
             updated_by_type=task.updated_by_type,
             updated_by_id=task.updated_by_id,
         )
+        if task.version in origins:
+            body["proposal"] = origins[task.version]
         if task.version == 1:
             # Extension: version 1 is always the text the workspace file seeded (every save
             # adds a version), so it is nobody's edit (docs/API-EXTENSIONS.md).
@@ -97,10 +110,17 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
     return body
 
 
-def task_response(org_id: str, task: TaskRecord, *, extensions: bool = True) -> JsonResponse:
+def task_response(
+    org_id: str,
+    task: TaskRecord,
+    *,
+    extensions: bool = True,
+    origins: dict[int, dict[str, str]] | None = None,
+) -> JsonResponse:
     if not extensions:
         return JsonResponse(task_body(org_id, task, spec_only=True))
-    return JsonResponse(task_body(org_id, task), headers={"ETag": etag_of(task)})
+    body = task_body(org_id, task, origins=origins)
+    return JsonResponse(body, headers={"ETag": etag_of(task)})
 
 
 def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
@@ -122,8 +142,9 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
             return Response(status_code=304, headers={"ETag": etag})
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
+        origins = proposal_origins(tx.conn, agent_id) if extensions else None
     assert task is not None
-    return task_response(org_id, task, extensions=extensions)
+    return task_response(org_id, task, extensions=extensions, origins=origins)
 
 
 @router.put(TASK_PATH, reads_body=True)
@@ -161,8 +182,9 @@ def put_task(
             raise ApiError(404, "no such agent") from None
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
+        origins = proposal_origins(tx.conn, agent_id) if extensions_on(request) else None
     assert task is not None
-    return task_response(org_id, task, extensions=extensions_on(request))
+    return task_response(org_id, task, extensions=extensions_on(request), origins=origins)
 
 
 @router.delete(TASK_PATH)
