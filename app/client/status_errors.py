@@ -14,6 +14,9 @@ from app.client.errors import (
     NoteEmbedded,
     NotFound,
     NotWritable,
+    ProposalNotOpen,
+    ProposalRefusal,
+    ProposalRefused,
     RateLimited,
     ServerError,
     TaskdeskError,
@@ -29,6 +32,17 @@ __all__ = ["error_body", "error_for_status", "quoted_server_text", "retry_after_
 SERVER_TEXT_MAX = 200
 """Server-provided text quoted in a message is cut here: messages are read by people."""
 
+_PROPOSAL_REFUSALS = {
+    "no such base version": ProposalRefusal.NO_SUCH_BASE,
+    "title must be 1 to 200 characters": ProposalRefusal.TITLE,
+    "note must be at most 2000 characters": ProposalRefusal.NOTE,
+    "proposal changes nothing": ProposalRefusal.CHANGES_NOTHING,
+    "too many open proposals": ProposalRefusal.TOO_MANY,
+    "not your proposal": ProposalRefusal.NOT_YOURS,
+    "operators only": ProposalRefusal.OPERATORS_ONLY,
+    "reason must be 1 to 2000 characters": ProposalRefusal.REASON,
+}
+"""The proposals' 422 messages (API.md "Proposals") and what each one means."""
 _EMBEDDED_IN = re.compile(r"note is embedded in task \((?P<ids>[^)]*)\)")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]+")
 
@@ -72,6 +86,8 @@ def error_for_status(
             status=status,
         )
     if status == 409:
+        if message == "proposal is not open":
+            return ProposalNotOpen()
         if message is not None and (found := _EMBEDDED_IN.search(message)):
             ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())
             return NoteEmbedded(ids)
@@ -86,6 +102,8 @@ def error_for_status(
             return TooLarge()
         if message == "embed budget exceeded":
             return BudgetExceeded()
+        if message in _PROPOSAL_REFUSALS:
+            return ProposalRefused(_PROPOSAL_REFUSALS[message])
         if message == "cannot delete this file":
             return NotWritable(
                 "The Task itself cannot be deleted. To empty it, clear the text and save."
