@@ -184,6 +184,7 @@ class ReviewDesk(QObject):
             return
         self._generation += 1
         generation = self._generation
+        self.outcome = None  # stale from here: nothing may publish it
         decisions = dict(data.decisions)
         compute = self._outcome_of(data, decisions)
         self._runner.submit(
@@ -274,8 +275,14 @@ class ReviewDesk(QObject):
     def _reload(self, proposal: Proposal) -> None:
         client, store, key = self._client, self._store, self._server_key
 
+        held = dict(self.data.decisions) if self.data is not None else {}
+
         def fresh() -> ReviewData:
-            return rebuild(client, store, key, proposal, client.get_task(proposal.agent_id))
+            data = rebuild(client, store, key, proposal, client.get_task(proposal.agent_id))
+            # The decisions in hand, not the store's: its newest write may not have landed.
+            known = {h.key for h in data.basis.hunks}
+            data.decisions = {k: d for k, d in held.items() if k in known}
+            return data
 
         self._set_busy(True)
         self._runner.submit(

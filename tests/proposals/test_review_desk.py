@@ -116,7 +116,7 @@ def test_a_moved_base_rebases_with_the_unplaceable_hunk_shown(
     qtbot.waitUntil(
         lambda: desk.data is not None and desk.data.basis.live_version == newest.version + 1
     )
-    qtbot.waitUntil(lambda: desk.can_publish(), timeout=15_000)
+    qtbot.waitUntil(desk.can_publish, timeout=15_000)
     with qtbot.waitSignal(desk.published, timeout=15_000):
         desk.publish()
     assert "## Work now" in ann.get_task("a_writer").content
