@@ -16,9 +16,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.client.api import TaskdeskClient
 from app.client.errors import NotFound, NotWritable, Offline, TaskdeskError
-from app.client.proposals import Proposal
 from app.core import user_message
+from app.core.proposal_models import Proposal
 from app.desk.failures import describe_failure
+from app.desk.liveness import Liveness
 from app.desk.runner import Runner
 from app.store.local_store import LocalStore
 from app.store.proposal_reviews import ProposalDraft
@@ -60,6 +61,7 @@ class ProposalDrafting(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self._live = Liveness(self)
         self._client = client
         self._store = store
         self._key = server_key
@@ -77,7 +79,8 @@ class ProposalDrafting(QObject):
 
     def load(self) -> None:
         store, key, agent = self._store, self._key, self.agent_id
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: store.proposal_draft(key, agent),
             on_done=self.draft_found.emit,
             lane="disk",
@@ -100,7 +103,8 @@ class ProposalDrafting(QObject):
 
     def _keep(self, draft: ProposalDraft) -> None:
         store = self._store
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: store.save_proposal_draft(draft),
             on_done=lambda _none: None,
             lane="disk",
@@ -131,8 +135,12 @@ class ProposalDrafting(QObject):
             draft = store.proposal_draft(key, agent)
             return draft if draft is not None and draft.submit else None
 
-        self._runner.submit(
-            waiting, on_done=self._send_if_any, lane="disk", doing="The proposal could not be read"
+        self._live.submit(
+            self._runner,
+            waiting,
+            on_done=self._send_if_any,
+            lane="disk",
+            doing="The proposal could not be read",
         )
 
     def _send_if_any(self, draft: ProposalDraft | None) -> None:
@@ -154,7 +162,8 @@ class ProposalDrafting(QObject):
                 draft.agent_id, draft.text, draft.base_version, draft.title, draft.note
             )
 
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             send,
             on_done=lambda proposal: self._on_sent(draft, proposal),
             on_error=lambda exc: self._on_send_failed(draft, exc),
@@ -164,7 +173,8 @@ class ProposalDrafting(QObject):
         self._sending = False
         self.retry_timer.stop()
         store = self._store
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: store.remove_proposal_draft(draft.server, draft.agent_id, draft.text),
             on_done=lambda _none: None,
             on_error=lambda exc: log.warning("could not clear the sent proposal: %s", exc),
@@ -200,7 +210,9 @@ class ProposalDrafting(QObject):
         def mine() -> list[Proposal]:
             return [p for p in client.agent_proposals(agent) if p.author_id == me]
 
-        self._runner.submit(mine, on_done=self.mine_listed.emit, on_error=self._quiet_failure)
+        self._live.submit(
+            self._runner, mine, on_done=self.mine_listed.emit, on_error=self._quiet_failure
+        )
 
     def open_proposal(self, proposal_id: str) -> Proposal:
         """Blocking: for the runner only (a revise starts from the proposal's own text)."""
@@ -208,7 +220,8 @@ class ProposalDrafting(QObject):
 
     def withdraw(self, proposal_id: str) -> None:
         client = self._client
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: client.withdraw_proposal(proposal_id),
             on_done=self.withdrawn.emit,
             on_error=lambda exc: self.message.emit(

@@ -8,8 +8,9 @@ from PySide6.QtCore import QObject, Signal
 
 from app.client.api import TaskdeskClient
 from app.client.errors import NotFound, ProposalRefused
-from app.client.proposals import Proposal
+from app.core.proposal_models import Proposal
 from app.desk.failures import describe_failure
+from app.desk.liveness import Liveness
 from app.desk.runner import Runner
 
 NOT_ON_THIS_SERVER = (
@@ -24,10 +25,12 @@ class ProposalQueue(QObject):
     listed = Signal(list)  # list[Proposal], oldest first
     counts_changed = Signal(dict)  # {agent id: open proposals}
     unavailable = Signal(str)  # why there is no queue here, in one sentence
+    available = Signal(bool)  # whether this server has proposals at all (learnt on a refresh)
     message = Signal(object)  # UserMessage
 
     def __init__(self, client: TaskdeskClient, runner: Runner, parent: QObject | None = None):
         super().__init__(parent)
+        self._live = Liveness(self)
         self._client = client
         self._runner = runner
         self.proposals: list[Proposal] = []
@@ -35,8 +38,11 @@ class ProposalQueue(QObject):
 
     def refresh(self) -> None:
         client = self._client
-        self._runner.submit(
-            lambda: client.org_proposals("open"), on_done=self._on_listed, on_error=self._on_error
+        self._live.submit(
+            self._runner,
+            lambda: client.org_proposals("open"),
+            on_done=self._on_listed,
+            on_error=self._on_error,
         )
 
     def _on_listed(self, proposals: list[Proposal]) -> None:
@@ -44,11 +50,14 @@ class ProposalQueue(QObject):
         self.counts = dict(Counter(p.agent_id for p in proposals))
         self.listed.emit(proposals)
         self.counts_changed.emit(self.counts)
+        self.available.emit(True)
 
     def _on_error(self, exc: BaseException) -> None:
         if isinstance(exc, NotFound):
+            self.available.emit(False)
             self.unavailable.emit(NOT_ON_THIS_SERVER)
         elif isinstance(exc, ProposalRefused):
-            self.unavailable.emit(exc.message)  # a member: the queue is for operators
+            self.available.emit(True)  # a member: proposals are here, the queue is for operators
+            self.unavailable.emit(exc.message)
         else:
             self.message.emit(describe_failure(exc, doing="The proposals could not be listed"))

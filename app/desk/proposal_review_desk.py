@@ -17,11 +17,12 @@ from PySide6.QtCore import QObject, Signal
 
 from app.client.api import TaskdeskClient
 from app.client.errors import NotFound, ProposalNotOpen, TaskdeskError, VersionConflict
-from app.client.proposals import Proposal
 from app.core import user_message
+from app.core.diff_model import SideBySide, build_diff
 from app.core.expander import task_display_path
 from app.core.models import AgentRow, OrgFile, Reader, TaskDoc
 from app.core.proposal_effect import EffectiveChange, effective_change
+from app.core.proposal_models import Proposal
 from app.core.proposal_review import (
     Decision,
     HunkDecision,
@@ -31,6 +32,7 @@ from app.core.proposal_review import (
     review_result,
 )
 from app.desk.failures import describe_failure
+from app.desk.liveness import Liveness
 from app.desk.runner import Runner
 from app.store.local_store import LocalStore
 
@@ -47,6 +49,7 @@ class ReviewData:
     decisions: dict[str, HunkDecision]
     base_kept: bool  # False: the base version is gone; the review compares with live
     since: tuple[int, str] | None  # (revision last seen, its text) when revised since
+    since_diff: SideBySide | None = None  # that text → this revision's
     notes: dict[str, OrgFile | None] = field(default_factory=dict)
 
 
@@ -56,6 +59,8 @@ class ReviewOutcome:
 
     result: ReviewResult
     effect: EffectiveChange
+    result_diff: SideBySide  # live → the result
+    effect_diff: SideBySide  # the expanded Task, live → the result
 
 
 def load_review(
@@ -87,10 +92,11 @@ def rebuild(
         if key in known
     }
     seen = store.proposal_seen(server_key, proposal.id)
-    since = None
+    since, since_diff = None, None
     if seen is not None and seen < proposal.revision:
         since = (seen, client.proposal(proposal.id, revision=seen).content)
-    return ReviewData(proposal, task, basis, decisions, base_kept, since)
+        since_diff = build_diff(since[1], proposal.content)
+    return ReviewData(proposal, task, basis, decisions, base_kept, since, since_diff)
 
 
 def _text_at(task: TaskDoc, version: int) -> str | None:
@@ -122,6 +128,7 @@ class ReviewDesk(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self._live = Liveness(self)
         self._client = client
         self._store = store
         self._server_key = server_key
@@ -138,7 +145,8 @@ class ReviewDesk(QObject):
     def open(self, proposal_id: str) -> None:
         client, store, key = self._client, self._store, self._server_key
         self._set_busy(True)
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: load_review(client, store, key, proposal_id),
             on_done=self._on_loaded,
             on_error=self._on_failed("The proposal could not be opened"),
@@ -150,7 +158,8 @@ class ReviewDesk(QObject):
         self.loaded.emit(data)
         self._recompute()
         store, key, proposal = self._store, self._server_key, data.proposal
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: store.mark_proposal_seen(key, proposal.id, proposal.revision),
             on_done=lambda _none: None,
             on_error=lambda exc: log.warning("could not remember the revision seen: %s", exc),
@@ -170,7 +179,8 @@ class ReviewDesk(QObject):
             data.decisions[hunk_key] = HunkDecision(decision, text)
         store, key, proposal_id = self._store, self._server_key, data.proposal.id
         kept = decision.value if decision is not None else None
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: store.save_hunk_decision(key, proposal_id, hunk_key, kept, text),
             on_done=lambda _none: None,
             on_error=self._on_failed("Your decision could not be kept on this computer"),
@@ -187,7 +197,8 @@ class ReviewDesk(QObject):
         self.outcome = None  # stale from here: nothing may publish it
         decisions = dict(data.decisions)
         compute = self._outcome_of(data, decisions)
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             compute,
             on_done=lambda outcome: self._on_outcome(generation, outcome),
             on_error=self._on_failed("The proposal's result could not be worked out"),
@@ -218,7 +229,12 @@ class ReviewDesk(QObject):
                 lookup=lookup,
                 task_path=task_display_path(org_id, data.proposal.agent_id),
             )
-            return ReviewOutcome(result, effect)
+            return ReviewOutcome(
+                result,
+                effect,
+                build_diff(data.basis.live, result.text),
+                build_diff(effect.before, effect.after),
+            )
 
         return compute
 
@@ -246,7 +262,8 @@ class ReviewDesk(QObject):
         client, text = self._client, outcome.result.text
         proposal_id, live_version = data.proposal.id, data.basis.live_version
         self._set_busy(True)
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: client.publish_proposal(proposal_id, text, live_version),
             on_done=lambda published: self._on_published(published.proposal.published_version),
             on_error=self._on_publish_failed,
@@ -285,7 +302,8 @@ class ReviewDesk(QObject):
             return data
 
         self._set_busy(True)
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             fresh,
             on_done=self._on_loaded,
             on_error=self._on_failed("The live Task could not be read"),
@@ -297,7 +315,8 @@ class ReviewDesk(QObject):
             return
         client, proposal_id = self._client, data.proposal.id
         self._set_busy(True)
-        self._runner.submit(
+        self._live.submit(
+            self._runner,
             lambda: client.decline_proposal(proposal_id, reason),
             on_done=lambda _proposal: self._on_declined(),
             on_error=lambda exc: self._closing_failure(exc, "The proposal could not be declined"),

@@ -55,6 +55,8 @@ class WindowActions(QObject):
             window, lambda label, key: self._action(label, None, QKeySequence(key or ""))
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
+        self.proposals = self._action("P&roposals", None)  # the org's open ones, to review
+        self.propose = self._action("Propose a &change…", None)  # "Save as proposal"
         self.versions.setCheckable(True)
         self.connect_server = self._action("&Connect to server…", None)
         self.open_local = self._action("Open &local workspace", None)
@@ -115,6 +117,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.save)
         file_menu.addAction(self.discard)
         file_menu.addAction(self.local_history)
+        file_menu.addAction(self.propose)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addAction(self.open_local)
@@ -131,6 +134,7 @@ class WindowActions(QObject):
         view_menu.addAction(self.side_by_side)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
+        view_menu.addAction(self.proposals)
         view_menu.addSeparator()
         view_menu.addAction(self.jump_to_agents)
         help_menu = menu_bar.addMenu("&Help")
