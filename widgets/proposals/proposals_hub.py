@@ -72,13 +72,18 @@ class ProposalsHub(QObject):
         self.counts_changed.emit({})
         self.available = True
         # Asked of everyone: a member's answer (operators only) still says proposals exist.
-        if connection.features.me and connection.me.type != "agent":
+        if not self._is_agent():
             self.queue.refresh()
 
     def _on_available(self, available: bool) -> None:
         if available != self.available:
             self.available = available
         self.available_changed.emit(available)
+
+    def _is_agent(self) -> bool:
+        """Signed in with an agent's token (a server that doesn't say takes us for a person)."""
+        connection = self.connection
+        return connection is not None and connection.features.me and connection.me.type == "agent"
 
     def _is_operator(self) -> bool:
         return self.connection is not None and self.connection.me.type == "operator"
@@ -144,7 +149,7 @@ class ProposalsHub(QObject):
         if connection is None or current is None:
             self.said.emit("Open an agent's Task first, then propose a change to it.")
             return
-        if not connection.features.me or connection.me.type == "agent":
+        if self._is_agent():
             self.said.emit("An agent's token can't propose changes: sign in as a person.")
             return
         if not self.available:
