@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,30 @@ def test_publish_answers_the_task_with_its_origin(live_server: LiveServer) -> No
         assert published.proposal.published_version == live.version + 1
         assert published.task.content == live.content + "Edited.\n"
         assert mia.proposal(proposal.id).outcome == f"published as v{live.version + 1}"
+        assert published.task.proposal_author == "Mia"
+        assert ann.get_task("a_writer").proposal_author == "Mia"
+        ann.put_task("a_writer", "Later.\n", live.version + 1)
+        later = ann.get_task("a_writer")
+        assert later.proposal_author is None
+        assert later.revisions[0].proposal_author == "Mia"
+
+
+def test_the_provenance_and_versions_say_a_proposal_made_the_version(
+    qtbot: object, live_server: LiveServer
+) -> None:
+    from widgets.common.provenance import ProvenanceStrip
+    from widgets.versions.revision_model import rows_of
+
+    with _client(live_server, "mia") as mia, _client(live_server, "ann") as ann:
+        live = ann.get_task("a_writer")
+        proposal = mia.propose("a_writer", live.content + "More.\n", live.version, "More")
+        ann.publish_proposal(proposal.id, live.content + "More.\n", live.version)
+        doc = ann.get_task("a_writer")
+    strip = ProvenanceStrip()
+    strip.show_task(doc)
+    assert "published from a proposal by Mia" in strip.text()
+    assert "published from a proposal by Mia" in rows_of(doc)[0].detail(datetime.now(UTC))
+    assert "proposal" not in rows_of(doc)[1].detail(datetime.now(UTC))
 
 
 def test_propose_and_list_from_the_command_line(
