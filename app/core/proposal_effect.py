@@ -22,7 +22,7 @@ class EffectiveChange:
     over_budget_after: bool
     newly_unreachable: tuple[str, ...]  # embeds that get the marker after and didn't before
     no_longer_unreachable: tuple[str, ...]
-    shape_advice: tuple[str, ...]  # the shape check's findings on the result
+    shape_advice: tuple[str, ...] | None  # the shape check's findings; None: not checked
 
     @property
     def budget_line(self) -> str:
@@ -35,9 +35,19 @@ class EffectiveChange:
 
 
 def effective_change(
-    live: str, result: str, *, org_id: str, reader: Reader, lookup: Lookup, task_path: str
+    live: str,
+    result: str,
+    *,
+    org_id: str,
+    reader: Reader,
+    lookup: Lookup,
+    task_path: str,
+    with_shape: bool = True,
 ) -> EffectiveChange:
-    """Both texts expanded as the agent's run would get them (``lookup`` finds the notes)."""
+    """Both texts expanded as the agent's run would get them (``lookup`` finds the notes).
+
+    ``with_shape=False`` leaves the shape check out (it reads the whole text's outline: on
+    256 KB it takes longer than the rest together); ``shape_advice`` then is None."""
     before = expand_embeds(live, org_id=org_id, reader=reader, lookup=lookup, task_path=task_path)
     after = expand_embeds(result, org_id=org_id, reader=reader, lookup=lookup, task_path=task_path)
     broken_before = {b.path for b in before.broken}
@@ -51,5 +61,5 @@ def effective_change(
         over_budget_after=after.over_budget,
         newly_unreachable=tuple(sorted(broken_after - broken_before)),
         no_longer_unreachable=tuple(sorted(broken_before - broken_after)),
-        shape_advice=check_task_shape(result).advice,
+        shape_advice=check_task_shape(result).advice if with_shape else None,
     )

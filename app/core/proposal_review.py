@@ -73,6 +73,7 @@ class ReviewBasis:
     live_version: int
     raw: SideBySide  # base → proposal, the compare view's model
     hunks: tuple[Hunk, ...]
+    merge: MergeResult | None = None  # base, live, proposal: where each hunk was placed
 
     @property
     def moved(self) -> bool:
@@ -99,6 +100,7 @@ def review_basis(
     base_lines, new_lines = split_lines(base), split_lines(proposal)
     starts = _offsets(base_lines)
     conflicts: tuple[tuple[int, int, str], ...] = ()
+    merged = None
     if base_version != live_version and live != base:
         merged = merge_texts(base, live, proposal, cancel=cancel)
         conflicts = tuple((r.base_start, r.base_end, r.theirs) for r in merged.conflicts)
@@ -121,7 +123,7 @@ def review_basis(
                 live_text="".join(c[2] for c in clashes),
             )
         )
-    return ReviewBasis(base, live, proposal, base_version, live_version, raw, tuple(hunks))
+    return ReviewBasis(base, live, proposal, base_version, live_version, raw, tuple(hunks), merged)
 
 
 def _offsets(lines: list[str]) -> list[int]:
@@ -192,7 +194,12 @@ def review_result(
     undecided = len(basis.undecided(decisions))
     if not basis.moved or basis.live == basis.base:
         return ReviewResult(draft, undecided, None)
-    merged = merge_texts(basis.base, basis.live, draft, cancel=cancel)
+    if draft == basis.base:  # nothing accepted yet: the live Task as it is
+        return ReviewResult(basis.live, undecided, None)
+    # Everything accepted as proposed: the merge the hunks were placed with is this one.
+    same = draft == basis.proposal and basis.merge is not None
+    merged = basis.merge if same else merge_texts(basis.base, basis.live, draft, cancel=cancel)
+    assert merged is not None
     resolved = merged.take_all(Resolution.MINE)
     text = resolved.text
     assert text is not None  # every conflict was just resolved

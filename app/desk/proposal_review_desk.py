@@ -31,6 +31,7 @@ from app.core.proposal_review import (
     review_basis,
     review_result,
 )
+from app.core.task_shape import check_task_shape
 from app.desk.failures import describe_failure
 from app.desk.liveness import Liveness
 from app.desk.runner import Runner
@@ -110,6 +111,7 @@ class ReviewDesk(QObject):
 
     loaded = Signal(object)  # ReviewData
     outcome_changed = Signal(object)  # ReviewOutcome for the current decisions
+    shape_checked = Signal(tuple)  # the shape check's advice on that outcome's text
     published = Signal(int)  # the new live version
     declined = Signal()
     closed_elsewhere = Signal(str)  # the proposal is no longer open: why, in one sentence
@@ -137,6 +139,7 @@ class ReviewDesk(QObject):
         self._agents = agents
         self.data: ReviewData | None = None
         self.outcome: ReviewOutcome | None = None
+        self.shape: tuple[str, ...] | None = None  # the shape check of ``outcome``'s text
         self._generation = 0  # the newest outcome asked for wins
         self.busy = False
 
@@ -228,13 +231,13 @@ class ReviewDesk(QObject):
                 reader=reader,
                 lookup=lookup,
                 task_path=task_display_path(org_id, data.proposal.agent_id),
+                with_shape=False,  # checked next, on its own (``shape_checked``)
             )
-            return ReviewOutcome(
-                result,
-                effect,
-                build_diff(data.basis.live, result.text),
-                build_diff(effect.before, effect.after),
-            )
+            result_diff = build_diff(data.basis.live, result.text)
+            same = (effect.before, effect.after) == (data.basis.live, result.text)
+            # Without embeds the agent gets the Task as written: one diff serves both views.
+            effect_diff = result_diff if same else build_diff(effect.before, effect.after)
+            return ReviewOutcome(result, effect, result_diff, effect_diff)
 
         return compute
 
@@ -242,7 +245,20 @@ class ReviewDesk(QObject):
         if generation != self._generation:
             return  # a newer decision's outcome is on its way
         self.outcome = outcome
+        self.shape = None
         self.outcome_changed.emit(outcome)
+        text = outcome.result.text
+        self._live.submit(
+            self._runner,
+            lambda: check_task_shape(text).advice,
+            on_done=lambda advice: self._on_shape(generation, advice),
+            on_error=self._on_failed("The shape of the result could not be checked"),
+        )
+
+    def _on_shape(self, generation: int, advice: tuple[str, ...]) -> None:
+        if generation == self._generation:
+            self.shape = advice
+            self.shape_checked.emit(advice)
 
     # ---------------------------------------------------------------- deciding the proposal
 

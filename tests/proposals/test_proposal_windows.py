@@ -64,6 +64,10 @@ def test_publish_stays_off_until_every_change_is_decided(
     qtbot.waitUntil(window.publish_button.isEnabled)
     assert "Every change is decided." in window.status_label.text()
     assert "Embedded notes:" in window.effect_label.text()
+    qtbot.waitUntil(lambda: "Shape: checking" not in window.effect_label.text())
+    assert window.result_view not in window.shown_view_models()  # its tab is not shown yet
+    window.tabs.setCurrentIndex(1)
+    assert window.result_view.new_text == BASE + "- A short summary.\n"
     with qtbot.waitSignal(window.finished, timeout=15_000) as finished:
         window.publish_button.click()
     assert finished.args[0].startswith("Published as v")

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.diff_model import SideBySide
 from app.core.proposal_review import Decision, Hunk
 from app.core.user_message import UserMessage
 from app.desk.proposal_review_desk import ReviewData, ReviewDesk, ReviewOutcome
@@ -39,7 +40,7 @@ def base_line(data: ReviewData) -> str:
     return f"By {p.author_name} · revision {p.revision} · {where}"
 
 
-def effect_lines(outcome: ReviewOutcome) -> str:
+def effect_lines(outcome: ReviewOutcome, shape: tuple[str, ...] | None = None) -> str:
     """The budget and References deltas and the shape check on the result, a line each."""
     effect = outcome.effect
     lines = [effect.budget_line]
@@ -51,8 +52,10 @@ def effect_lines(outcome: ReviewOutcome) -> str:
         lines.append(
             "Embeds that reach their files now: " + ", ".join(effect.no_longer_unreachable)
         )
-    if effect.shape_advice:
-        lines.append("Shape: " + " ".join(effect.shape_advice))
+    if shape is None:
+        lines.append("Shape: checking…")
+    elif shape:
+        lines.append("Shape: " + " ".join(shape))
     else:
         lines.append("Shape: in shape.")
     return "\n".join(lines)
@@ -141,12 +144,17 @@ class ReviewWindow(QWidget):
         layout.addLayout(bottom)
         self.resize(1200, 760)
 
+        # A view not on screen takes its model when its tab is shown: one 256 KB model laid
+        # out per event-loop turn, not three.
+        self._pending: dict[DiffView, tuple[SideBySide, str, str, str, str]] = {}
+        self.tabs.currentChanged.connect(self._show_pending)
         self.edit_dialog: HunkEditDialog | None = None
         self.decline_dialog: DeclineDialog | None = None
         # Connected to the desk, a child of this window: it goes when the window goes.
         desk.setParent(self)
         desk.loaded.connect(self.on_loaded)
         desk.outcome_changed.connect(self.on_outcome)
+        desk.shape_checked.connect(self.on_shape_checked)
         desk.message.connect(self.on_message)
         desk.busy_changed.connect(self._update_buttons)
         desk.published.connect(self.on_published)
@@ -191,7 +199,8 @@ class ReviewWindow(QWidget):
         self.notice_label.setText(" ".join(notices))
         self.notice_label.setVisible(bool(notices))
         self.hunks.set_hunks(data.basis.hunks, data.decisions)
-        self.raw_view.set_model(
+        self._set_model(
+            self.raw_view,
             data.basis.raw,
             data.basis.base,
             data.basis.proposal,
@@ -200,8 +209,13 @@ class ReviewWindow(QWidget):
         )
         if data.since is not None and data.since_diff is not None:
             revision, text = data.since
-            self.since_view.set_model(
-                data.since_diff, text, p.content, f"revision {revision}", f"revision {p.revision}"
+            self._set_model(
+                self.since_view,
+                data.since_diff,
+                text,
+                p.content,
+                f"revision {revision}",
+                f"revision {p.revision}",
             )
         self.tabs.setTabVisible(self.since_index, data.since is not None)
         if data.basis.hunks:
@@ -213,21 +227,23 @@ class ReviewWindow(QWidget):
         data = self.desk.data
         assert data is not None
         self.hunks.decisions_changed(data.decisions)
-        self.result_view.set_model(
+        self._set_model(
+            self.result_view,
             outcome.result_diff,
             data.basis.live,
             outcome.result.text,
             f"live v{data.basis.live_version}",
             "what Publish saves",
         )
-        self.effect_view.set_model(
+        self._set_model(
+            self.effect_view,
             outcome.effect_diff,
             outcome.effect.before,
             outcome.effect.after,
             "the agent gets now",
             "after publishing",
         )
-        self.effect_label.setText(effect_lines(outcome))
+        self.effect_label.setText(effect_lines(outcome, self.desk.shape))
         left = outcome.result.undecided
         self.status_label.setText(
             f"{left} change(s) still to decide before publishing."
@@ -235,6 +251,10 @@ class ReviewWindow(QWidget):
             else "Every change is decided."
         )
         self._update_buttons()
+
+    def on_shape_checked(self, advice: tuple[str, ...]) -> None:
+        if self.desk.outcome is not None:
+            self.effect_label.setText(effect_lines(self.desk.outcome, advice))
 
     def on_message(self, message: UserMessage) -> None:
         self.status_label.setText(message.text)
@@ -307,6 +327,22 @@ class ReviewWindow(QWidget):
         self.decline_dialog.open()
 
     # ---------------------------------------------------------------- showing
+
+    def _set_model(
+        self, view: DiffView, model: SideBySide, old: str, new: str, left: str, right: str
+    ) -> None:
+        self._pending[view] = (model, old, new, left, right)
+        self._show_pending()
+
+    def _show_pending(self, *_: object) -> None:
+        page = self.tabs.currentWidget()
+        for view in [v for v in self._pending if v is page or v.parent() is page]:
+            view.set_model(*self._pending.pop(view))
+
+    def shown_view_models(self) -> list[DiffView]:
+        """The compare views whose newest model is set (the others wait for their tab)."""
+        return [v for v in (self.raw_view, self.result_view, self.effect_view, self.since_view)
+                if v not in self._pending]  # fmt: skip
 
     def _select_hunk(self, index: int) -> None:
         if 0 <= index < len(self.hunks.hunks):
