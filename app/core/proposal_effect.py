@@ -49,7 +49,11 @@ def effective_change(
     ``with_shape=False`` leaves the shape check out (it reads the whole text's outline: on
     256 KB it takes longer than the rest together); ``shape_advice`` then is None."""
     before = expand_embeds(live, org_id=org_id, reader=reader, lookup=lookup, task_path=task_path)
-    after = expand_embeds(result, org_id=org_id, reader=reader, lookup=lookup, task_path=task_path)
+    after = (  # nothing decided yet, or all rejected: the same text, expanded once
+        before
+        if result == live
+        else expand_embeds(result, org_id=org_id, reader=reader, lookup=lookup, task_path=task_path)
+    )
     broken_before = {b.path for b in before.broken}
     broken_after = {b.path for b in after.broken}
     return EffectiveChange(

@@ -56,7 +56,9 @@ class WindowActions(QObject):
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.proposals = self._action("P&roposals", None)  # the org's open ones, to review
-        self.propose = self._action("Propose a &change…", None)  # "Save as proposal"
+        # A member's "Propose a change…" (the read-only banner) and an operator's choice to
+        # hand the edit to review instead of publishing it.
+        self.propose = self._action("Save as &proposal…", None)
         self.versions.setCheckable(True)
         self.connect_server = self._action("&Connect to server…", None)
         self.open_local = self._action("Open &local workspace", None)
