@@ -15,14 +15,12 @@ HUNK_KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def hunk_line(hunk: Hunk, decided: HunkDecision | None) -> str:
-    """ "2. Change: Keep replies short · accepted · couldn't place this change"."""
-    parts = [
-        f"{hunk.index + 1}. {hunk.summary}",
-        DECIDED[decided.decision] if decided else "to decide",
-    ]
+    """ "2. accepted · couldn't place this change — Change: Keep replies short": the state
+    first, so a narrow list still shows it."""
+    state = DECIDED[decided.decision] if decided else "to decide"
     if not hunk.placeable:
-        parts.append(CANNOT_PLACE)
-    return " · ".join(parts)
+        state += f" · {CANNOT_PLACE}"
+    return f"{hunk.index + 1}. {state} — {hunk.summary}"
 
 
 class HunkListModel(QAbstractListModel):

@@ -24,9 +24,13 @@ from app.core.proposal_review import Decision, Hunk
 from app.core.user_message import UserMessage
 from app.desk.proposal_review_desk import ReviewData, ReviewDesk, ReviewOutcome
 from widgets.common.plain_text import plain_label
-from widgets.proposals.hunk_list_model import CANNOT_PLACE, HunkListModel
+from widgets.proposals.hunk_list_model import HunkListModel
 from widgets.proposals.review_dialogs import DeclineDialog, HunkEditDialog
 from widgets.versions.diff_view import DiffView
+
+
+def _changes(count: int) -> str:
+    return "1 change" if count == 1 else f"{count} changes"
 
 
 def base_line(data: ReviewData) -> str:
@@ -73,6 +77,9 @@ class ReviewWindow(QWidget):
         self.desk = desk
         self.title_label = plain_label("Loading the proposal…")
         self.title_label.setObjectName("ProposalTitle")
+        title_font = self.title_label.font()
+        title_font.setBold(True)
+        self.title_label.setFont(title_font)
         self.meta_label = plain_label("")
         self.note_label = plain_label("")
         self.note_label.setWordWrap(True)
@@ -84,6 +91,8 @@ class ReviewWindow(QWidget):
         self.hunk_list = QListView()
         self.hunk_list.setAccessibleName("Changes to decide")
         self.hunk_list.setModel(self.hunks)
+        self.hunk_list.setWordWrap(True)
+        self.hunk_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.hunk_list.selectionModel().currentChanged.connect(self._on_hunk_changed)
         self.accept_button = QPushButton("&Accept")
         self.reject_button = QPushButton("&Reject")
@@ -189,9 +198,9 @@ class ReviewWindow(QWidget):
                 f"The Task moved since v{p.base_version}: the proposal is rebased onto "
                 f"v{data.task.version}. "
                 + (
-                    f"{len(unplaced)} change(s) {CANNOT_PLACE.replace('this change', 'there')}: "
-                    "the live Task changed the same lines. Accepting one puts the proposal's "
-                    "text there over live's; rejecting it keeps live's."
+                    f"{_changes(len(unplaced))} couldn't be placed: the live Task changed the "
+                    "same lines. Accepting one puts the proposal's text there over live's; "
+                    "rejecting it keeps live's."
                     if unplaced
                     else "Every change placed cleanly."
                 )
@@ -246,7 +255,7 @@ class ReviewWindow(QWidget):
         self.effect_label.setText(effect_lines(outcome, self.desk.shape))
         left = outcome.result.undecided
         self.status_label.setText(
-            f"{left} change(s) still to decide before publishing."
+            f"{_changes(left)} still to decide before publishing."
             if left
             else "Every change is decided."
         )
