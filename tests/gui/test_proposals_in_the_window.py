@@ -11,7 +11,7 @@ import pytest
 from app.desk.proposal_queue import NOT_ON_THIS_SERVER
 from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer
-from tests.window_steps import WindowFactory, said, sign_in
+from tests.window_steps import WindowFactory, said, sign_in, type_at_end
 from widgets.window.agent_list_model import PROPOSALS_MARK
 
 TIMEOUT = 10_000
@@ -77,3 +77,23 @@ def test_a_spec_only_server_says_it_has_no_proposals(
     window.actions_.proposals.trigger()
     assert window.proposals.queue_window is None
     assert NOT_ON_THIS_SERVER in said(window)
+
+
+def test_an_operator_saves_an_edit_as_a_proposal_instead_of_publishing(
+    qtbot, make_window: WindowFactory, live_server: LiveServer
+) -> None:
+    window = make_window()
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+    tab = window.task_tab
+    qtbot.waitUntil(lambda: tab.state.base_version is not None, timeout=TIMEOUT)
+    typed = type_at_end(qtbot, window, "A change for review.")
+    window.actions_.propose.trigger()
+    propose = window.proposals.propose_window
+    assert propose is not None
+    qtbot.waitUntil(lambda: not propose._loading, timeout=TIMEOUT)
+    assert propose.editor.toPlainText() == typed
+    propose.title_edit.setText("For Bob to look at")
+    with qtbot.waitSignal(propose.submitted, timeout=TIMEOUT) as sent:
+        propose.submit_button.click()
+    assert sent.args[0].author_name == "Ann"
+    assert tab.has_unsaved()  # the Task itself is untouched: nothing was published

@@ -228,3 +228,38 @@ def test_a_draft_survives_and_is_sent_when_the_server_is_back(
     assert sent.args[0].title == "Kept"
     qtbot.waitUntil(lambda: store.proposal_draft(SERVER_KEY, "a_scout") is None)
     back.close()
+
+
+def test_a_revised_proposal_shows_the_changes_since_last_looked(
+    qtbot: QtBot,
+    clients: Callable[[str], TaskdeskClient],
+    make_desk: Callable[..., ReviewDesk],
+    runner: Runner,
+) -> None:
+    proposal_id = _proposal(clients)
+    first = _review(qtbot, make_desk, proposal_id)
+    assert not first.tabs.isTabVisible(first.since_index)
+    qtbot.waitUntil(runner.is_idle)  # the revision looked at is kept
+    mia = clients("mia")
+    revised = PROPOSED.replace("- A summary line.", "- A summary line, in bold.")
+    mia.revise_proposal(proposal_id, revised, mia.proposal(proposal_id).base_version)
+    again = _review(qtbot, make_desk, proposal_id)
+    assert "revision 2" in again.meta_label.text()
+    assert again.tabs.isTabVisible(again.since_index)
+    again.tabs.setCurrentIndex(again.since_index)
+    assert again.since_view.old_text == PROPOSED and again.since_view.new_text == revised
+    assert again.since_view.model.change_count == 1
+
+
+def test_a_base_no_longer_kept_is_reviewed_against_live(
+    qtbot: QtBot, clients: Callable[[str], TaskdeskClient], make_desk: Callable[..., ReviewDesk]
+) -> None:
+    proposal_id = _proposal(clients)
+    ann = clients("ann")
+    for n in range(51):  # the newest 50 earlier versions are kept: the base goes
+        ann.put_task("a_writer", BASE + f"Save {n}.\n", ann.get_task("a_writer").version)
+    window = _review(qtbot, make_desk, proposal_id)
+    assert "no longer kept" in window.notice_label.text()
+    data = window.desk.data
+    assert data is not None and not data.base_kept
+    assert data.basis.base == data.basis.live  # the changes are shown against live
