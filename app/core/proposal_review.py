@@ -17,7 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.core.cancel import NEVER, CancelToken
-from app.core.diff_model import Chunk, SideBySide, build_diff, split_lines
+from app.core.diff_model import (
+    Chunk,
+    SideBySide,
+    diff_from_blocks,
+    matching_blocks,
+    numbered_alike,
+    split_lines,
+)
 from app.core.merge import MergeResult, RegionKind, Resolution, merge_texts
 
 
@@ -96,13 +103,20 @@ def review_basis(
     cancel: CancelToken = NEVER,
 ) -> ReviewBasis:
     """The hunks of base → proposal, each marked placeable on the live Task or not."""
-    raw = build_diff(base, proposal, cancel)
     base_lines, new_lines = split_lines(base), split_lines(proposal)
+    live_lines = split_lines(live)
+    # One matching of base → proposal serves the compare view and the rebase's merge.
+    base_ids, new_ids, live_ids = numbered_alike(base_lines, new_lines, live_lines)
+    cancel.check()
+    proposed = matching_blocks(base_ids, new_ids, numbered=True)
+    raw = diff_from_blocks(proposed, len(base_lines), len(new_lines))
     starts = _offsets(base_lines)
     conflicts: tuple[tuple[int, int, str], ...] = ()
     merged = None
     if base_version != live_version and live != base:
-        merged = merge_texts(base, live, proposal, cancel=cancel)
+        cancel.check()
+        moved = matching_blocks(base_ids, live_ids, numbered=True)
+        merged = merge_texts(base, live, proposal, cancel=cancel, blocks=(proposed, moved))
         conflicts = tuple((r.base_start, r.base_end, r.theirs) for r in merged.conflicts)
     hunks = []
     for index, chunk in enumerate(raw.changes):
