@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import sys
 
-from app.cli import check, expand, merge, references, render, serve, used_by
+from app.cli import check, expand, merge, proposals, propose, references, render, serve, used_by
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, Command, UsageError, build_parser
 from app.core.workspace import WorkspaceError
 
-COMMANDS: tuple[Command, ...] = (serve, expand, references, check, merge, render, used_by)
+COMMANDS: tuple[Command, ...] = (
+    serve,
+    expand,
+    references,
+    check,
+    merge,
+    render,
+    used_by,
+    propose,
+    proposals,
+)
 COMMAND_NAMES: tuple[str, ...] = tuple(command.NAME for command in COMMANDS)
 
 

@@ -16,6 +16,9 @@ from app.client.errors import (
     InvalidRequest,
     NoSuchRevision,
     NotFound,
+    OperatorsOnly,
+    ProposalRefusal,
+    ProposalRefused,
     SaveUncertain,
     TaskdeskError,
     TimedOut,
@@ -32,6 +35,13 @@ from app.client.parse import (
     run_from,
     runs_from,
     task_from,
+)
+from app.client.proposals import (
+    Proposal,
+    Published,
+    proposal_from,
+    proposals_from,
+    published_from,
 )
 from app.client.runs import RunInfo, RunSummary
 from app.client.task_history import (
@@ -458,13 +468,87 @@ class TaskdeskClient:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")
         return parse_answer(answer.body, "the run", run_from, _type(answer))
 
+    # ------------------------------------------------------------------ proposals (EXTENSION)
 
-def _json(payload: dict[str, object], what: str) -> bytes:
+    def propose(
+        self, agent_id: str, content: str, base_version: int, title: str, note: str = ""
+    ) -> Proposal:
+        """Open a proposal of the agent's whole Task against ``base_version``."""
+        body = _json(
+            {"content": content, "base_version": base_version, "title": title, "note": note}
+        )
+        answer = self._http.request(
+            "POST", f"/api/agents/{_segment(agent_id)}/proposals", body=body, expect=(201,)
+        )
+        return parse_answer(answer.body, "the new proposal", proposal_from, _type(answer))
+
+    def agent_proposals(self, agent_id: str) -> list[Proposal]:
+        """The agent's proposals, newest first, without their content."""
+        answer = self._http.request("GET", f"/api/agents/{_segment(agent_id)}/proposals")
+        return parse_answer(answer.body, "the proposals", proposals_from, _type(answer))
+
+    def org_proposals(self, status: str | None = "open") -> list[Proposal]:
+        """The org's proposals (of ``status``; None for every one), oldest first."""
+        query = f"?status={quote(status, safe='')}" if status else ""
+        try:
+            answer = self._http.request("GET", f"/api/org/proposals{query}")
+        except OperatorsOnly:
+            raise ProposalRefused(ProposalRefusal.OPERATORS_ONLY) from None
+        return parse_answer(answer.body, "the proposals", proposals_from, _type(answer))
+
+    def proposal(self, proposal_id: str, revision: int | None = None) -> Proposal:
+        query = f"?revision={revision}" if revision is not None else ""
+        answer = self._http.request("GET", f"/api/proposals/{_segment(proposal_id)}{query}")
+        return parse_answer(answer.body, "the proposal", proposal_from, _type(answer))
+
+    def revise_proposal(
+        self,
+        proposal_id: str,
+        content: str,
+        base_version: int,
+        title: str | None = None,
+        note: str | None = None,
+    ) -> Proposal:
+        payload: dict[str, object] = {"content": content, "base_version": base_version}
+        if title is not None:
+            payload["title"] = title
+        if note is not None:
+            payload["note"] = note
+        answer = self._http.request(
+            "PUT", f"/api/proposals/{_segment(proposal_id)}", body=_json(payload)
+        )
+        return parse_answer(answer.body, "the proposal", proposal_from, _type(answer))
+
+    def publish_proposal(self, proposal_id: str, content: str, expected_version: int) -> Published:
+        """Save ``content`` (what the operator accepted) as the Task, closing the proposal."""
+        body = _json({"content": content, "expected_version": expected_version})
+        answer = self._http.request(
+            "POST", f"/api/proposals/{_segment(proposal_id)}/publish", body=body
+        )
+        published = parse_answer(answer.body, "the publish", published_from, _type(answer))
+        with self._tasks_lock:
+            self._tasks.pop(published.task.agent_id, None)
+        return published
+
+    def decline_proposal(self, proposal_id: str, reason: str) -> Proposal:
+        answer = self._http.request(
+            "POST",
+            f"/api/proposals/{_segment(proposal_id)}/decline",
+            body=_json({"reason": reason}),
+        )
+        return parse_answer(answer.body, "the proposal", proposal_from, _type(answer))
+
+    def withdraw_proposal(self, proposal_id: str) -> Proposal:
+        answer = self._http.request("POST", f"/api/proposals/{_segment(proposal_id)}/withdraw")
+        return parse_answer(answer.body, "the proposal", proposal_from, _type(answer))
+
+
+def _json(payload: dict[str, object], what: str = "text") -> bytes:
     try:
         return orjson.dumps(payload)
     except orjson.JSONEncodeError:  # a lone surrogate: not valid UTF-8, not sendable
         raise InvalidRequest(
-            f"The {what} holds a character that cannot be saved (a broken Unicode character, "
+            f"The {what} holds a character that cannot be sent (a broken Unicode character, "
             "often from pasted text). Retype or delete the odd character, then try again."
         ) from None
 

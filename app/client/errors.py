@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 from app.core.models import TaskDoc
 
 
@@ -44,6 +46,13 @@ class NotWritable(TaskdeskError):
         "The server refused the change: only an operator can change this Task. "
         "Sign in with an operator's token to save."
     )
+
+
+class OperatorsOnly(NotWritable):
+    """422 "operators only": the route serves operators alone. Notes and the proposals'
+    queue both answer it; the client method that knows the route words it further."""
+
+    default_message = "Only operators can do that on this server."
 
 
 class TooLarge(TaskdeskError):
@@ -195,3 +204,39 @@ class SaveUncertain(TaskdeskError):
                     "with the live Task, then save again."
                 )
         super().__init__(message)
+
+
+class ProposalRefusal(Enum):
+    """Why the server refused a proposal, a revise, a decline or the org's queue."""
+
+    NO_SUCH_BASE = (
+        "The version this proposal is based on is no longer kept on the server. Reload the "
+        "Task and propose again from the live version; your text stays in the editor."
+    )
+    TITLE = "Give the proposal a title of 1 to 200 characters."
+    NOTE = "Shorten the proposal's note to at most 2,000 characters."
+    CHANGES_NOTHING = (
+        "This proposal changes nothing: its text is the same as the version it is based on."
+    )
+    TOO_MANY = (
+        "This agent already has 20 open proposals. Withdraw one, or wait until an operator "
+        "decides some, then submit again; your text stays in the editor."
+    )
+    NOT_YOURS = "Only the author of a proposal can revise or withdraw it."
+    OPERATORS_ONLY = "Only an operator can see the org's queue of proposals."
+    REASON = "Give a reason of 1 to 2,000 characters; the author will read it."
+
+
+class ProposalRefused(TaskdeskError):
+    """A proposal's contract refusal (422); ``why`` says which, ``message`` in one sentence."""
+
+    def __init__(self, why: ProposalRefusal) -> None:
+        self.why = why
+        super().__init__(why.value)
+
+
+class ProposalNotOpen(TaskdeskError):
+    default_message = (
+        "This proposal is no longer open: an operator decided it or its author withdrew it "
+        "meanwhile. Refresh to see its outcome."
+    )

@@ -17,6 +17,10 @@ from app.client.errors import (
     NoteEmbedded,
     NotFound,
     NotWritable,
+    OperatorsOnly,
+    ProposalNotOpen,
+    ProposalRefusal,
+    ProposalRefused,
     RateLimited,
     ServerError,
     TaskdeskError,
@@ -32,6 +36,16 @@ __all__ = ["error_body", "error_for_status", "quoted_server_text", "retry_after_
 SERVER_TEXT_MAX = 200
 """Server-provided text quoted in a message is cut here: messages are read by people."""
 
+_PROPOSAL_REFUSALS = {
+    "no such base version": ProposalRefusal.NO_SUCH_BASE,
+    "title must be 1 to 200 characters": ProposalRefusal.TITLE,
+    "note must be at most 2000 characters": ProposalRefusal.NOTE,
+    "proposal changes nothing": ProposalRefusal.CHANGES_NOTHING,
+    "too many open proposals": ProposalRefusal.TOO_MANY,
+    "not your proposal": ProposalRefusal.NOT_YOURS,
+    "reason must be 1 to 2000 characters": ProposalRefusal.REASON,
+}
+"""The proposals' 422 messages (API.md "Proposals") and what each one means."""
 _EMBEDDED_IN = re.compile(r"note is embedded in task \((?P<ids>[^)]*)\)")
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]+")
 
@@ -41,7 +55,6 @@ _NOTE_REFUSALS: dict[str, Callable[[], TaskdeskError]] = {
         "Your access to this note is read only: ask an operator for write access, or to make "
         "the change."
     ),
-    "operators only": lambda: NotWritable("Only operators can do that on this server."),
     "not a note": lambda: InvalidRequest(
         "That path holds a collection or another file, not a note: only notes are edited here."
     ),
@@ -97,6 +110,8 @@ def error_for_status(
     if status == 409:
         if message == "file exists":
             return FileExists()
+        if message == "proposal is not open":
+            return ProposalNotOpen()
         if message is not None and (found := _EMBEDDED_IN.search(message)):
             ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())
             return NoteEmbedded(ids)
@@ -111,8 +126,12 @@ def error_for_status(
             return TooLarge()
         if message == "embed budget exceeded":
             return BudgetExceeded()
+        if message == "operators only":
+            return OperatorsOnly()
         if message in _NOTE_REFUSALS:
             return _NOTE_REFUSALS[message]()
+        if message in _PROPOSAL_REFUSALS:
+            return ProposalRefused(_PROPOSAL_REFUSALS[message])
         if message == "cannot delete this file":
             return NotWritable(
                 "The Task itself cannot be deleted. To empty it, clear the text and save."

@@ -280,12 +280,20 @@ def build_diff(old: str, new: str, cancel: CancelToken = NEVER) -> SideBySide:
     cancel.check()
     blocks = matching_blocks(old_lines, new_lines)
     cancel.check()
-    chunks, row = _chunks_from_blocks(blocks, len(old_lines), len(new_lines))
+    return diff_from_blocks(blocks, len(old_lines), len(new_lines))
+
+
+def diff_from_blocks(
+    blocks: list[tuple[int, int, int]], old_lines: int, new_lines: int
+) -> SideBySide:
+    """The diff of two texts of ``old_lines`` and ``new_lines`` lines from their matching
+    blocks (``matching_blocks``), for a caller that has them already (a merge's, say)."""
+    chunks, row = _chunks_from_blocks(blocks, old_lines, new_lines)
     return SideBySide(
         chunks=tuple(chunks),
         changes=tuple(c for c in chunks if c.tag != "equal"),
-        old_line_count=len(old_lines),
-        new_line_count=len(new_lines),
+        old_line_count=old_lines,
+        new_line_count=new_lines,
         row_count=row,
     )
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from app.core.cancel import NEVER, CancelToken
-from app.core.diff3 import Kind, diff3_regions
+from app.core.diff3 import Block, Kind, diff3_regions
 from app.core.diff_model import numbered_alike, split_lines
 from app.core.merge_words import Piece, refine_to_words
 
@@ -195,13 +195,21 @@ class MergeResult:
         return MarkedText("".join(parts), tuple(spans))
 
 
-def merge_texts(base: str, theirs: str, mine: str, *, cancel: CancelToken = NEVER) -> MergeResult:
+def merge_texts(
+    base: str,
+    theirs: str,
+    mine: str,
+    *,
+    cancel: CancelToken = NEVER,
+    blocks: tuple[list[Block], list[Block]] | None = None,
+) -> MergeResult:
     """Merge ``theirs`` and ``mine``, both edited from ``base``. Raises ``CancelledError`` when
-    ``cancel`` is cancelled before it is done."""
+    ``cancel`` is cancelled before it is done. ``blocks``: the line matching blocks of
+    base → mine and base → theirs when the caller has them (``matching_blocks``)."""
     base_lines, mine_lines, theirs_lines = split_lines(base), split_lines(mine), split_lines(theirs)
     pieces: list[Piece] = []
     base_ids, mine_ids, theirs_ids = numbered_alike(base_lines, mine_lines, theirs_lines)
-    regions = diff3_regions(base_ids, mine_ids, theirs_ids, cancel)
+    regions = diff3_regions(base_ids, mine_ids, theirs_ids, cancel, blocks=blocks)
     for count, (kind, z0, z1, a0, a1, b0, b1) in enumerate(regions):
         texts = "".join(base_lines[z0:z1]), "".join(mine_lines[a0:a1])
         piece: Piece = (kind, *texts, "".join(theirs_lines[b0:b1]))

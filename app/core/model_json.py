@@ -149,7 +149,16 @@ def revision(f: Fields) -> Revision:
         f.text("content"),
         f.text("replaced_at"),
         f.optional_text("replaced_by_name"),
+        proposal_author(f),
     )
+
+
+def proposal_author(f: Fields) -> str | None:
+    """Who proposed the version (``proposal: {id, author_name}`` on the wire, the plain
+    field in the local cache); None for a version no proposal made."""
+    if f.present("proposal"):
+        return f.nested("proposal", "the proposal").optional_text("author_name")
+    return f.optional_text("proposal_author")
 
 
 def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
@@ -164,6 +173,7 @@ def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
         updated_by_name=f.optional_text("updated_by_name"),
         etag=etag,
         seeded=f.flag("seeded") if f.present("seeded") else False,
+        proposal_author=proposal_author(f),
     )
 
 

@@ -37,7 +37,7 @@ from app.server.db_records import (
     person_type,
     utc_now,
 )
-from app.server.db_schema import SCHEMA, create_runs_table
+from app.server.db_schema import PROPOSALS_SCHEMA, SCHEMA, create_runs_table
 from app.server.org_log import ORG_LOG_SCHEMA, record_event
 
 
@@ -393,6 +393,7 @@ class ServerDatabase:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
             conn.executescript(ORG_LOG_SCHEMA)
+            conn.executescript(PROPOSALS_SCHEMA)
             create_runs_table(conn)
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseError(f"cannot open database {self.path}: {exc}") from None

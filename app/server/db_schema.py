@@ -109,3 +109,50 @@ def create_runs_table(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
     if "spans" not in columns:
         conn.execute("ALTER TABLE runs ADD COLUMN spans TEXT")
+
+
+# Proposals: a person's draft of a Task's whole text, for an operator to review and publish.
+# ``proposals`` holds the newest revision's fields; ``proposal_revisions`` every revision.
+# ``version_origins`` says which proposal (or change set) made a version of a Task.
+PROPOSALS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS proposals (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    title TEXT NOT NULL,
+    note TEXT NOT NULL,
+    author_id TEXT NOT NULL,
+    author_name TEXT NOT NULL,
+    author_type TEXT NOT NULL,
+    base_version INTEGER NOT NULL,
+    revision INTEGER NOT NULL,
+    content TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    decided_by_name TEXT,
+    decided_at TEXT,
+    reason TEXT,
+    published_version INTEGER
+);
+CREATE INDEX IF NOT EXISTS proposals_by_agent ON proposals (agent_id, status);
+CREATE INDEX IF NOT EXISTS proposals_by_status ON proposals (status, created_at, id);
+CREATE TABLE IF NOT EXISTS proposal_revisions (
+    proposal_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    base_version INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    note TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (proposal_id, revision)
+);
+CREATE TABLE IF NOT EXISTS version_origins (
+    agent_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    proposal_id TEXT,
+    proposal_author_name TEXT,
+    change_set_id TEXT,
+    change_set_title TEXT,
+    PRIMARY KEY (agent_id, version)
+);
+"""

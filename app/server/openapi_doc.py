@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from app.server import note_doc
+from app.server import note_doc, proposal_doc
 from app.server.api_schemas import (
     AGENTS,
     COMPACT_NOTES,
@@ -163,6 +163,7 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         ),
     },
 }
+RESPONSES.update(proposal_doc.RESPONSES)
 
 
 def _in_path(name: str) -> dict[str, Any]:
@@ -226,6 +227,7 @@ PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("delete", "/api/notes/{display_path}"): [DISPLAY_PATH],
 }
 """Each operation's parameters; one with none is left out."""
+PARAMETERS.update(proposal_doc.PARAMETERS)
 
 REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("put", "/api/agents/{agent_id}/files/task.md"): {
@@ -243,6 +245,7 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
         },
     }
 }
+REQUEST_BODIES.update(proposal_doc.REQUEST_BODIES)
 """The operations that take a body, and its shape (read by hand: ``request_body``)."""
 
 # The notes' write, used-by and impact routes are described in a module of their own.

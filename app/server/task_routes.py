@@ -36,6 +36,7 @@ from app.server.database import (
 )
 from app.server.db_records import RevisionRecord
 from app.server.live_expansion import expand_live_task
+from app.server.proposal_records import proposal_origins
 from app.server.rate_limit import RateLimiter
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
@@ -81,8 +82,11 @@ def extensions_on(request: Request) -> bool:
     return bool(getattr(request.app.state, "extensions", True))
 
 
-def revision_fields(r: RevisionRecord, *, spec_only: bool = False) -> dict[str, Any]:
-    """One revision as task.md's ``revisions`` lists it."""
+def revision_fields(
+    r: RevisionRecord, *, spec_only: bool = False, origin: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """One revision as task.md's ``revisions`` lists it; ``origin``: the proposal that made
+    it (EXTENSION ``proposal: {id, author_name}``, left out for the others)."""
     revision: dict[str, Any] = {
         "version": r.version,
         "content": r.content,
@@ -92,13 +96,15 @@ def revision_fields(r: RevisionRecord, *, spec_only: bool = False) -> dict[str, 
     if not spec_only:
         revision["replaced_by_type"] = r.replaced_by_type
         revision["replaced_by_id"] = r.replaced_by_id
+        if origin is not None:
+            revision["proposal"] = origin
     return revision
 
 
-def summary_fields(r: RevisionRecord) -> dict[str, Any]:
+def summary_fields(r: RevisionRecord, origin: dict[str, str] | None = None) -> dict[str, Any]:
     """One revision without its text (EXTENSION ``?revisions=summary``), but with the text's
     SHA-256, so a client can tell that the text it holds for that version is this one."""
-    return {
+    summary = {
         "version": r.version,
         "replaced_at": r.replaced_at,
         "replaced_by_name": r.replaced_by_name,
@@ -106,12 +112,26 @@ def summary_fields(r: RevisionRecord) -> dict[str, Any]:
         "replaced_by_id": r.replaced_by_id,
         "content_hash": sha256_hex(r.content),
     }
+    if origin is not None:
+        summary["proposal"] = origin
+    return summary
 
 
-def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
+def task_body(
+    org_id: str,
+    task: TaskRecord,
+    *,
+    spec_only: bool = False,
+    origins: dict[int, dict[str, str]] | None = None,
+) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
-    (none of those when ``spec_only``)."""
-    revisions = [revision_fields(r, spec_only=spec_only) for r in task.revisions]
+    (none of those when ``spec_only``). ``origins``: the versions published from a proposal,
+    each given ``proposal: {id, author_name}`` (the key left out on the others)."""
+    origins = origins or {}
+    revisions = [
+        revision_fields(r, spec_only=spec_only, origin=origins.get(r.version))
+        for r in task.revisions
+    ]
     body: dict[str, Any] = {
         "path": "task.md",
         "display_path": task_display_path(org_id, task.agent_id),
@@ -128,6 +148,8 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
             updated_by_type=task.updated_by_type,
             updated_by_id=task.updated_by_id,
         )
+        if task.version in origins:
+            body["proposal"] = origins[task.version]
         if task.version == 1:
             # Extension: version 1 is always the text the workspace file seeded (every save
             # adds a version), so it is nobody's edit (docs/API-EXTENSIONS.md).
@@ -181,13 +203,18 @@ def task_answer_parts(
             if piece is not None:
                 pieces[version] = piece
     missing = [v for v in versions if v not in pieces]
+    # Which proposal made a version is fixed when it is published, so a kept encoding of a
+    # revision stays true; only the spec's answer leaves it out.
+    origins = {} if view is TaskView.SPEC else proposal_origins(tx.conn, agent_id)
     # A revision is read (and hashed) once per process and view: its encoding is kept.
     for r in revisions_with_text(tx.conn, agent_id, missing):
+        origin = origins.get(r.version)
         if view is TaskView.SUMMARY:
-            pieces[r.version] = orjson.dumps(summary_fields(r))
+            pieces[r.version] = orjson.dumps(summary_fields(r, origin))
         else:
-            pieces[r.version] = orjson.dumps(revision_fields(r, spec_only=view is TaskView.SPEC))
-    body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC)
+            fields = revision_fields(r, spec_only=view is TaskView.SPEC, origin=origin)
+            pieces[r.version] = orjson.dumps(fields)
+    body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC, origins=origins)
     return TaskAnswerParts(view, body, live, versions, pieces)
 
 
@@ -291,9 +318,10 @@ def get_task_revision(agent_id: str, version: str, request: Request, caller: Cal
         plain = version.isascii() and version.isdigit() and len(version) <= 18
         number = int(version) if plain else None
         found = revisions_with_text(tx.conn, agent_id, [number]) if number is not None else []
+        origins = proposal_origins(tx.conn, agent_id) if found else {}
     if not found:
         raise ApiError(404, "no such revision")
-    return JsonResponse(revision_fields(found[0]))
+    return JsonResponse(revision_fields(found[0], origin=origins.get(found[0].version)))
 
 
 @router.delete(TASK_PATH)

@@ -8,8 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me, OrgFile, TaskDoc
-from app.store import cache, cache_codec, drafts, history
+from app.store import cache, cache_codec, drafts, history, proposal_reviews
 from app.store.database import StoreDatabase
+from app.store.proposal_reviews import ProposalDraft
 from app.store.records import Cached, Draft, HistoryEntry, utc_from_seconds
 
 _TEXT_IS_SAFE = "Your text is still in the editor"
@@ -198,3 +199,46 @@ class LocalStore:
         """Forget everything cached for a server (drafts and history stay)."""
         with self._db.writing("clear the offline copy") as conn:
             cache.clear_server(conn, server)
+
+    # ------------------------------------------------------------------ proposals
+
+    def save_hunk_decision(
+        self, server: str, proposal_id: str, hunk_key: str, decision: str | None, text: str = ""
+    ) -> None:
+        """Keep (or with None forget) an operator's decision on one hunk of a proposal."""
+        with self._db.writing("keep your decision on the proposal") as conn:
+            proposal_reviews.put_decision(
+                conn, server, proposal_id, hunk_key, decision, text, self._clock()
+            )
+
+    def hunk_decisions(self, server: str, proposal_id: str) -> dict[str, tuple[str, str]]:
+        with self._db.reading("read your decisions on the proposal") as conn:
+            return proposal_reviews.decisions(conn, server, proposal_id)
+
+    def mark_proposal_seen(self, server: str, proposal_id: str, revision: int) -> None:
+        with self._db.writing("remember which revision you looked at") as conn:
+            proposal_reviews.put_seen(conn, server, proposal_id, revision)
+
+    def proposal_seen(self, server: str, proposal_id: str) -> int | None:
+        """The revision of the proposal the operator last reviewed; None before any."""
+        with self._db.reading("read which revision you looked at") as conn:
+            return proposal_reviews.seen(conn, server, proposal_id)
+
+    def save_proposal_draft(self, draft: ProposalDraft) -> None:
+        """Keep a proposal being written (one per server and agent); durable on return."""
+        with self._db.writing("keep the proposal's draft", still_safe=_TEXT_IS_SAFE) as conn:
+            proposal_reviews.put_draft(conn, draft, self._clock())
+
+    def proposal_draft(self, server: str, agent_id: str) -> ProposalDraft | None:
+        with self._db.reading("read the proposal's draft") as conn:
+            return proposal_reviews.get_draft(conn, server, agent_id)
+
+    def proposal_drafts_to_send(self, server: str) -> list[ProposalDraft]:
+        """Proposals submitted while the server could not be reached, oldest first."""
+        with self._db.reading("read the proposals waiting to be sent") as conn:
+            return proposal_reviews.drafts_to_send(conn, server)
+
+    def remove_proposal_draft(self, server: str, agent_id: str, sent_text: str) -> None:
+        """Drop the draft once sent, only if it still holds the text that was sent."""
+        with self._db.writing("clear the sent proposal's draft") as conn:
+            proposal_reviews.delete_draft_if_text(conn, server, agent_id, sent_text)

@@ -102,9 +102,12 @@ def _callers(workspace: Workspace, server: LiveServer) -> list[Caller]:
     return sorted(people + agents, key=lambda c: c.type == "operator")
 
 
-def _values(workspace: Workspace, runs: list[str]) -> dict[str, list[str]]:
+def _values(
+    workspace: Workspace, runs: list[str], proposals: list[str] | None = None
+) -> dict[str, list[str]]:
     org = workspace.org_id
     return {
+        "proposal_id": [*(proposals or []), "prop_missing"],
         "agent_id": [a.id for a in workspace.agents] + ["a_missing"],
         "guild_id": [g.id for g in workspace.guilds] + ["guild_missing"],
         "run_id": [*runs, "run_missing"],
@@ -217,6 +220,24 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
         assert made.status_code in (201, 422), made.text  # 422: a demo agent over budget
         if made.status_code == 201:
             runs.append(made.json()["id"])
+    proposals = []
+    for who in ("u_dana", "u_ann"):  # a member's and an operator's, for /api/proposals/…
+        token = server.token(who)
+        for agent in workspace.agents[:2]:
+            live = requests.get(
+                f"{server.url}/api/agents/{agent.id}/files/task.md",
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=TIMEOUT,
+            ).json()
+            draft = {"content": live["content"] + "\n+", "base_version": live["version"]}
+            made = requests.post(
+                f"{server.url}/api/agents/{agent.id}/proposals",
+                headers={"Authorization": f"Bearer {token}"},
+                json={**draft, "title": f"From {who}"},
+                timeout=TIMEOUT,
+            )
+            assert made.status_code == 201, made.text
+            proposals.append(made.json()["id"])
     leaks: list[str] = []
     called: set[tuple[str, str]] = set()
     statuses: set[int] = set()
@@ -225,7 +246,7 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
         own_runs: list[str] = []
         with requests.Session() as session:
             session.headers["Authorization"] = f"Bearer {caller.token}"
-            for call in _calls(operations, _values(workspace, runs + own_runs)):
+            for call in _calls(operations, _values(workspace, runs + own_runs, proposals)):
                 if call.method == "PUT" and call.body is not None:
                     live = session.get(server.url + call.path, timeout=TIMEOUT)
                     if live.ok:  # the same text again: a save that changes nothing

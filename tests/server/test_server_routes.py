@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 TASK = "/api/agents/{agent_id}/files/task.md"
 NOTE = "/api/notes/{display_path}"
+PROPOSAL = "/api/proposals/{proposal_id}"
 # Every operation the server answers, with its parameters (path, then query), as the API
 # documents them (shared/spec/API.md, docs/API-EXTENSIONS.md): told here, not read from the code.
 OPERATIONS: dict[tuple[str, str], list[str]] = {
@@ -43,6 +44,14 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("put", NOTE): ["display_path"],
     ("get", NOTE + "/used-by"): ["display_path"],
     ("post", NOTE + "/impact"): ["display_path"],
+    ("post", "/api/agents/{agent_id}/proposals"): ["agent_id"],
+    ("get", "/api/agents/{agent_id}/proposals"): ["agent_id"],
+    ("get", "/api/org/proposals"): ["status"],
+    ("get", PROPOSAL): ["proposal_id", "revision"],
+    ("put", PROPOSAL): ["proposal_id"],
+    ("post", PROPOSAL + "/publish"): ["proposal_id"],
+    ("post", PROPOSAL + "/decline"): ["proposal_id"],
+    ("post", PROPOSAL + "/withdraw"): ["proposal_id"],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),
@@ -58,6 +67,8 @@ VALUES = {
     "form": "compact",
     "revisions": "summary",
     "version": "1",  # a_scout's seeded text, kept as a revision by its saves
+    "status": "open",
+    "revision": "1",
 }
 
 
@@ -131,7 +142,10 @@ def test_every_listed_operation_is_served_as_described(live_server: LiveServer) 
     nor 405) and answers a status its description lists."""
     document = _document(live_server)
     run_id = call(live_server, "POST", "/api/agents/a_scout/runs", "ann").json()["id"]
-    values = {**VALUES, "run_id": run_id}
+    scout = call(live_server, "GET", "/api/agents/a_scout/files/task.md", "ann").json()
+    draft = {"content": "Proposed.", "base_version": scout["version"], "title": "Routed"}
+    made = call(live_server, "POST", "/api/agents/a_scout/proposals", "ann", json=draft)
+    values = {**VALUES, "run_id": run_id, "proposal_id": made.json()["id"]}
     # Deletions last: the note must still be there for the GET.
     order = sorted(OPERATIONS, key=lambda operation: operation[0] == "delete")
     for method, template in order:

@@ -77,12 +77,14 @@ class ProvenanceStrip(QWidget):
         self._version: int | None = None
         self._seeded = False
         self._from_revisions = False
+        self._proposal_author: str | None = None  # the live version came from a proposal
         self.refresh()  # nothing yet: no icon beside an empty line
 
     def show_task(self, doc: TaskDoc, now: datetime | None = None) -> None:
         """The live version's author and time, read from the revisions when the server
         gives no other source (and said so)."""
         change = last_change(doc)
+        self._proposal_author = doc.proposal_author
         self.set_provenance(
             change.by, change.when, doc.version, now, change.from_revisions, seeded=doc.seeded
         )
@@ -106,6 +108,7 @@ class ProvenanceStrip(QWidget):
         """Another agent's Task is loading: nothing to say until it is in."""
         self._by = self._when = self._version = None
         self._seeded = self._from_revisions = False
+        self._proposal_author = None
         self.refresh()
 
     def refresh(self, now: datetime | None = None) -> None:
@@ -127,6 +130,8 @@ class ProvenanceStrip(QWidget):
                 parts[0] += " (from the versions)"
             if self._when is not None:
                 parts.append(relative_time(self._when, now))
+            if self._proposal_author:
+                parts.append(f"published from a proposal by {self._proposal_author}")
         parts.append(f"v{self._version}")
         text = " · ".join(parts)
         self.label.setText(text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from app.core.models import Me
 from widgets.editor.task_editor import TaskEditor
@@ -51,17 +51,35 @@ class ReadOnlyTask:
         self._commands = commands
         self.banner = banner
         self.reason: str | None = None
+        # A member may still hand an operator a change: "Propose a change…" (proposals_hub).
+        self.propose_button = QPushButton("Propose a change…")
+        self.propose_button.setAccessibleName("Propose a change to this Task")
+        self.propose_button.clicked.connect(commands.propose.trigger)
+        banner.buttons.addWidget(self.propose_button)
+        self._me: Me | None = None
+        self.proposals_here = True
+
+    def set_proposals_available(self, available: bool) -> None:
+        """A server without proposals: the Task stays read-only, with nothing to propose."""
+        self.proposals_here = available
+        self._show_propose()
+
+    def _show_propose(self) -> None:
+        person = self._me is not None and self._me.type == "member"
+        self.propose_button.setVisible(self.active and person and self.proposals_here)
 
     @property
     def active(self) -> bool:
         return self.reason is not None
 
     def set_person(self, me: Me | None) -> None:
+        self._me = me
         self.reason = read_only_reason(me)
         self.banner.set_text(self.reason or "")
         self.banner.setVisible(self.active)
         self._editor.setReadOnly(self.active)
         self._versions.set_can_restore(not self.active)
+        self._show_propose()
         self.apply()
 
     def apply(self) -> None:

@@ -11,6 +11,9 @@ from widgets.task.click_to_edit import place_cursor
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
 
+    from app.connect.connection import Connection
+    from app.core.models import AgentRow
+    from app.desk.runner import Runner
     from app.desk.session import TaskSession
     from app.desk.session_state import SessionState
     from widgets.editor.task_editor import TaskEditor
@@ -56,6 +59,10 @@ class TaskParts(Protocol):
     leave_requested: SignalInstance
     state: SessionState
     session: TaskSession | None
+    runner: Runner
+    connection: Connection | None
+    agent: AgentRow | None
+    guild_name: str
 
     def set_mode_edit(self, edit: bool) -> None: ...
 

@@ -36,6 +36,7 @@ class RevisionRow:
     when: str | None
     by: str | None
     live: bool
+    proposal_author: str | None = None  # published from a proposal by this person
 
     def title(self) -> str:
         """The first line of the row: ``v3``, or ``v4 (live)``."""
@@ -48,7 +49,10 @@ class RevisionRow:
         if self.live and not self.when:
             return who
         verb = "changed" if self.live else "replaced"
-        return f"{verb} {relative_time(self.when, now)}" + (f" {who}" if who else "")
+        said = f"{verb} {relative_time(self.when, now)}" + (f" {who}" if who else "")
+        if self.proposal_author:
+            said += f" · published from a proposal by {self.proposal_author}"
+        return said
 
     def label(self, now: datetime) -> str:
         """Both lines as one, for screen readers and type-to-find in the list."""
@@ -57,9 +61,13 @@ class RevisionRow:
 
 
 def rows_of(doc: TaskDoc) -> list[RevisionRow]:
-    live = RevisionRow(doc.version, doc.content, doc.updated_at, doc.updated_by_name, True)
+    live = RevisionRow(
+        doc.version, doc.content, doc.updated_at, doc.updated_by_name, True, doc.proposal_author
+    )
     earlier = [
-        RevisionRow(r.version, r.content, r.replaced_at, r.replaced_by_name, False)
+        RevisionRow(
+            r.version, r.content, r.replaced_at, r.replaced_by_name, False, r.proposal_author
+        )
         for r in sorted(doc.revisions, key=lambda r: r.version, reverse=True)
     ]
     return [live, *earlier]

@@ -62,6 +62,10 @@ class WindowActions(QObject):
             window, lambda label, key: self._action(label, None, QKeySequence(key or ""))
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
+        self.proposals = self._action("P&roposals", None)  # the org's open ones, to review
+        # A member's "Propose a change…" (the read-only banner) and an operator's choice to
+        # hand the edit to review instead of publishing it.
+        self.propose = self._action("Save as &proposal…", None)
         self.versions.setCheckable(True)
         self.connect_server = self._action("&Connect to server…", None)
         self.open_local = self._action("Open &local workspace", None)
@@ -134,6 +138,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.discard)
         file_menu.addAction(self.local_history)
         file_menu.addAction(self.open_note)
+        file_menu.addAction(self.propose)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)
         file_menu.addAction(self.open_local)
@@ -153,6 +158,7 @@ class WindowActions(QObject):
         view_menu.addAction(self.side_by_side)
         view_menu.addSeparator()
         view_menu.addAction(self.versions)
+        view_menu.addAction(self.proposals)
         view_menu.addSeparator()
         view_menu.addAction(self.jump_to_agents)
         view_menu.addAction(self.next_region)

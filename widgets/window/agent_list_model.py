@@ -45,6 +45,12 @@ _ANSWERED = frozenset(
 
 NOT_REACHABLE = "Not reachable from the Task"
 UNSAVED_MARK = "•"  # the same mark as in the window title and the header
+PROPOSALS_MARK = "✎"  # open proposals: a count after it, unlike the other marks
+
+
+def proposals_text(count: int) -> str:
+    return f"{count} open proposal{'s' * (count != 1)}"
+
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -90,6 +96,7 @@ class AgentListModel(QStringListModel):
         self._guilds: list[Guild] = []
         self._broken: dict[str, tuple[BrokenEmbed, ...]] = {}
         self._over_budget: dict[str, int] = {}  # agent id → bytes its runs would embed
+        self._proposals: dict[str, int] = {}  # agent id → open proposals
         self._filter = ""
         self._rows: list[_Row] = []
         self._unsaved: set[str] = set()
@@ -157,6 +164,18 @@ class AgentListModel(QStringListModel):
         if rows:
             self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
 
+    def set_open_proposals(self, counts: Mapping[str, int]) -> None:
+        """Each agent's open proposals (an agent left out has none), marked beside its name."""
+        changed = set(self._proposals) ^ set(counts)
+        changed |= {a for a, n in counts.items() if self._proposals.get(a) != n}
+        self._proposals = {a: n for a, n in counts.items() if n}
+        rows = [r for r in map(self._row_map().get, changed) if r is not None]
+        if rows:
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+
+    def open_proposals(self, agent_id: str) -> int:
+        return self._proposals.get(agent_id, 0)
+
     def set_filter(self, text: str) -> None:
         self._filter = text.strip().casefold()
         self._rebuild()
@@ -207,7 +226,9 @@ class AgentListModel(QStringListModel):
                 return "Guild heading"  # a heading over the agents below, not a choice
             return None
         if role == _DISPLAY:
-            return f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+            name = f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+            proposals = self._proposals.get(agent.id)
+            return f"{name}  {PROPOSALS_MARK}{proposals}" if proposals else name
         if role == _IS_GUILD:
             return False
         if role == _AGENT_ID:
@@ -222,9 +243,14 @@ class AgentListModel(QStringListModel):
             marks = ["unsaved changes"] if agent.id in self._unsaved else []
             marks += [NOT_REACHABLE.lower()] if broken else []
             marks += ["over the embed budget"] if over is not None else []
+            marks += (
+                [proposals_text(self._proposals[agent.id])] if agent.id in self._proposals else []
+            )
             return ", ".join([agent.name, *marks])
         if role == _TOOLTIP:
             parts = []
+            if agent.id in self._proposals:
+                parts.append(proposals_text(self._proposals[agent.id]).capitalize())
             if over is not None:
                 parts.append(over_budget_text(over))
             if broken:

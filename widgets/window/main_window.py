@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.embedded import EmbeddedServer
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
+    from widgets.proposals.proposals_hub import ProposalsHub
     from widgets.task.task_tab import TaskTab
     from widgets.window.tab_builder import TabBuilder
 
@@ -162,6 +163,9 @@ class MainWindow(QMainWindow):
         )
         self.connected.connect(self.recent_servers.refresh)
         self.actions_.quit.triggered.connect(self.close)
+        self._proposals: ProposalsHub | None = None  # made on first use (proposals_hub)
+        self.actions_.proposals.triggered.connect(lambda: self.proposals.open_queue())
+        self.actions_.propose.triggered.connect(lambda: self.proposals.propose())
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
@@ -309,8 +313,41 @@ class MainWindow(QMainWindow):
         else:
             self._open_in_tab(connection)
 
+    @property
+    def proposals(self) -> ProposalsHub:
+        """Proposals: the queue, reviews, proposing (built when first needed)."""
+        if self._proposals is None:
+            from widgets.proposals.proposals_hub import ProposalsHub
+
+            hub = ProposalsHub(self, self.runner, self._current_task, self._agent_name)
+            hub.counts_changed.connect(self.agent_model.set_open_proposals)
+            hub.said.connect(self.messages.info)
+            hub.available_changed.connect(
+                lambda on: self.task_tab.read_only.set_proposals_available(on)
+            )
+            hub.task_published.connect(self._on_proposal_published)
+            self._proposals = hub
+        return self._proposals
+
+    def _current_task(self) -> tuple[AgentRow, str, int] | None:
+        tab = self._task_tab
+        if tab is None or tab.agent is None or tab.session is None:
+            return None
+        version = tab.session.state().base_version
+        return None if version is None else (tab.agent, tab.editor.text(), version)
+
+    def _agent_name(self, agent_id: str) -> str:
+        agent = self.agent_model.agent(agent_id)
+        return agent.name if agent is not None else agent_id
+
+    def _on_proposal_published(self, agent_id: str) -> None:
+        tab = self._task_tab
+        if tab is not None and tab.session is not None and tab.session.agent_id == agent_id:
+            tab.session.check_remote()  # the new version, read now rather than at the next poll
+
     def _open_in_tab(self, connection: Connection) -> None:
         self.task_tab.set_connection(connection)
+        self.proposals.set_connection(connection)
         self.connected.emit()
         first = connection.initial_agent_id or next(iter(self.agent_model.agent_ids()), None)
         if first is not None:
