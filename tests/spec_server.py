@@ -161,9 +161,16 @@ class SpecServer:
         self._thread.join(5)
 
     def seen(self, method: str, path_end: str) -> list[Seen]:
-        """The requests received whose path ends with ``path_end``."""
+        """The requests received whose path ends with ``path_end``; a ``path_end`` without a
+        query matches the path with its query left aside."""
+        plain = "?" not in path_end
         with self.lock:
-            return [r for r in self.requests if r.method == method and r.path.endswith(path_end)]
+            return [
+                r
+                for r in self.requests
+                if r.method == method
+                and (r.path.partition("?")[0] if plain else r.path).endswith(path_end)
+            ]
 
     def put_revision_author(self, agent_id: str, name: str) -> None:
         """Give the oldest revision of an agent a name (the default variation, reset)."""
