@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute
 
 from app import version
 from app.core.workspace import Workspace, load_workspace
-from app.server import org_routes, task_routes
+from app.server import fleet_routes, org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
@@ -121,6 +121,7 @@ def create_app(
     routes += task_routes.router.routes + org_routes.router.routes
     if extensions:
         routes += task_routes.extension_router.routes + org_routes.extension_router.routes
+        routes += fleet_routes.router.routes
     check_described(routes)  # a route missing from the document stops the start, not a reader
     app = Starlette(
         routes=routes,

@@ -35,6 +35,7 @@ from app.server.api_schemas import (
     TASK_DOC,
     object_schema,
 )
+from app.server.fleet_doc import FLEET_PARAMETERS, FLEET_REQUEST_BODIES, FLEET_RESPONSES
 from app.server.routing import ApiRoute
 
 
@@ -187,6 +188,7 @@ PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/notes/{display_path}"): [DISPLAY_PATH],
     ("delete", "/api/notes/{display_path}"): [DISPLAY_PATH],
 }
+PARAMETERS.update(FLEET_PARAMETERS)
 """Each operation's parameters; one with none is left out."""
 
 REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -199,6 +201,8 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
                     {
                         "content": {"type": "string", "description": "at most 262,144 bytes"},
                         "expected_version": INTEGER,
+                        # EXTENSION: the version a restore puts back (the change log's kind)
+                        "restored_from": INTEGER,
                     },
                 )
             }
@@ -206,6 +210,8 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     }
 }
 """The operations that take a body, and its shape (read by hand: ``request_body``)."""
+RESPONSES.update(FLEET_RESPONSES)
+REQUEST_BODIES.update(FLEET_REQUEST_BODIES)
 
 SECURITY_SCHEMES = {"bearer": {"type": "http", "scheme": "bearer"}}
 

@@ -13,6 +13,7 @@ server (``app.state.extensions`` False) the runs are not mounted, task.md carrie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -22,6 +23,7 @@ from app.core.expander import task_display_path, task_source
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.server.auth import database
 from app.server.callers import Caller
+from app.server.change_set_records import change_set_origins
 from app.server.database import (
     AgentRecord,
     TaskRecord,
@@ -59,9 +61,17 @@ def extensions_on(request: Request) -> bool:
     return bool(getattr(request.app.state, "extensions", True))
 
 
-def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict[str, Any]:
+def task_body(
+    org_id: str,
+    task: TaskRecord,
+    *,
+    spec_only: bool = False,
+    change_sets: Mapping[int, dict[str, str]] | None = None,
+) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
-    (none of those when ``spec_only``)."""
+    (none of those when ``spec_only``). ``change_sets``: version → the change set that made
+    it, shown as ``change_set: {id, title}`` on the live Task and on each such revision."""
+    made_by = change_sets or {}
     revisions: list[dict[str, Any]] = []
     for r in task.revisions:
         revision: dict[str, Any] = {
@@ -73,6 +83,8 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
         if not spec_only:
             revision["replaced_by_type"] = r.replaced_by_type
             revision["replaced_by_id"] = r.replaced_by_id
+            if r.version in made_by:
+                revision["change_set"] = made_by[r.version]
         revisions.append(revision)
     body: dict[str, Any] = {
         "path": "task.md",
@@ -90,6 +102,8 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
             updated_by_type=task.updated_by_type,
             updated_by_id=task.updated_by_id,
         )
+        if task.version in made_by:
+            body["change_set"] = made_by[task.version]
         if task.version == 1:
             # Extension: version 1 is always the text the workspace file seeded (every save
             # adds a version), so it is nobody's edit (docs/API-EXTENSIONS.md).
@@ -97,10 +111,17 @@ def task_body(org_id: str, task: TaskRecord, *, spec_only: bool = False) -> dict
     return body
 
 
-def task_response(org_id: str, task: TaskRecord, *, extensions: bool = True) -> JsonResponse:
+def task_response(
+    org_id: str,
+    task: TaskRecord,
+    *,
+    extensions: bool = True,
+    change_sets: Mapping[int, dict[str, str]] | None = None,
+) -> JsonResponse:
     if not extensions:
         return JsonResponse(task_body(org_id, task, spec_only=True))
-    return JsonResponse(task_body(org_id, task), headers={"ETag": etag_of(task)})
+    body = task_body(org_id, task, change_sets=change_sets)
+    return JsonResponse(body, headers={"ETag": etag_of(task)})
 
 
 def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
@@ -122,8 +143,9 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
             return Response(status_code=304, headers={"ETag": etag})
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
+        made_by = change_set_origins(tx, agent_id) if extensions else None
     assert task is not None
-    return task_response(org_id, task, extensions=extensions)
+    return task_response(org_id, task, extensions=extensions, change_sets=made_by)
 
 
 @router.put(TASK_PATH, reads_body=True)
@@ -151,9 +173,20 @@ def put_task(
         raise ApiError(422, "content must be a string")
     if utf8_len(content) > TASK_MAX_BYTES:
         raise ApiError(422, "write exceeds 256 KB")
+    restored = _restored_from(body) if extensions_on(request) else None
     with db.write() as tx:
         try:
-            tx.save_task(agent_id, content, expected_version=expected, by=caller)
+            if restored is None:
+                tx.save_task(agent_id, content, expected_version=expected, by=caller)
+            else:
+                tx.save_task(
+                    agent_id,
+                    content,
+                    expected_version=expected,
+                    by=caller,
+                    event="task_restored",
+                    restored_from=restored,
+                )
         except VersionConflictError as conflict:
             live = {"version": conflict.live_version} if extensions_on(request) else None
             raise ApiError(409, "version conflict", extra=live) from None
@@ -161,8 +194,22 @@ def put_task(
             raise ApiError(404, "no such agent") from None
         task = tx.task(agent_id)
         org_id = tx.meta("org_id")
+        made_by = change_set_origins(tx, agent_id)
     assert task is not None
-    return task_response(org_id, task, extensions=extensions_on(request))
+    return task_response(org_id, task, extensions=extensions_on(request), change_sets=made_by)
+
+
+def _restored_from(body: dict[str, Any]) -> int | None:
+    """EXTENSION: the version a save puts back (the app's Restore sends it), so the change log
+    records a restore rather than an edit; absent for an ordinary save."""
+    if "restored_from" not in body:
+        return None
+    value = body["restored_from"]
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or value < 1:
+        raise ApiError(422, "restored_from must be a version number")
+    return value
 
 
 @router.delete(TASK_PATH)

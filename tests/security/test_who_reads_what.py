@@ -26,6 +26,10 @@ from tests.live_server import LiveServer, ServerFactory
 
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
+FLEET_QUERIES = {
+    "/api/org/search": ("?q=.&regex=1&in=prompt", "?q=rules&in=task"),
+    "/api/org/audit": ("?limit=5000",),
+}
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -100,12 +104,13 @@ def _callers(workspace: Workspace, server: LiveServer) -> list[Caller]:
     return sorted(people + agents, key=lambda c: c.type == "operator")
 
 
-def _values(workspace: Workspace, runs: list[str]) -> dict[str, list[str]]:
+def _values(workspace: Workspace, runs: list[str], change_sets: list[str]) -> dict[str, list[str]]:
     org = workspace.org_id
     return {
         "agent_id": [a.id for a in workspace.agents] + ["a_missing"],
         "guild_id": [g.id for g in workspace.guilds] + ["guild_missing"],
         "run_id": [*runs, "run_missing"],
+        "change_set_id": [*change_sets, "cs_missing"],
         "display_path": [
             *workspace.files,
             *(task_display_path(org, a.id) for a in workspace.agents),
@@ -122,6 +127,8 @@ def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> I
             yield Call(method, template, template)
             if template == EMBEDDABLE:  # the same list in its compact form (EXTENSION)
                 yield Call(method, template, template + "?form=compact")
+            for query in FLEET_QUERIES.get(template, ()):  # every line of every prompt
+                yield Call(method, template, template + query)
             continue
         (name,) = names
         assert name in values, f"{method} {template}: give this test values for {{{name}}}"
@@ -197,6 +204,20 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
         assert made.status_code in (201, 422), made.text  # 422: a demo agent over budget
         if made.status_code == 201:
             runs.append(made.json()["id"])
+    live = requests.get(  # a change set someone made, for GET and revert /api/org/change-sets/…
+        f"{server.url}/api/agents/a_dispatch/files/task.md",
+        headers={"Authorization": f"Bearer {ann.token}"},
+        timeout=TIMEOUT,
+    ).json()
+    change = {"agent_id": "a_dispatch", "expected_version": live["version"]}
+    made = requests.post(
+        f"{server.url}/api/org/change-sets",
+        json={"title": "Checked", "changes": [{**change, "content": live["content"] + "\nOk.\n"}]},
+        headers={"Authorization": f"Bearer {ann.token}"},
+        timeout=TIMEOUT,
+    )
+    assert made.status_code == 201, made.text
+    change_sets = [made.json()["id"]]
     leaks: list[str] = []
     called: set[tuple[str, str]] = set()
     statuses: set[int] = set()
@@ -205,7 +226,7 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
         own_runs: list[str] = []
         with requests.Session() as session:
             session.headers["Authorization"] = f"Bearer {caller.token}"
-            for call in _calls(operations, _values(workspace, runs + own_runs)):
+            for call in _calls(operations, _values(workspace, runs + own_runs, change_sets)):
                 if call.method == "PUT" and call.body is not None:
                     live = session.get(server.url + call.path, timeout=TIMEOUT)
                     if live.ok:  # the same text again: a save that changes nothing

@@ -38,6 +38,13 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("get", "/api/org/embed-status"): [],
     ("get", NOTE): ["display_path"],
     ("delete", NOTE): ["display_path"],
+    ("get", "/api/org/health"): [],
+    ("get", "/api/org/search"): ["q", "in", "regex", "guild"],
+    ("post", "/api/org/change-sets"): [],
+    ("get", "/api/org/change-sets"): [],
+    ("get", "/api/org/change-sets/{change_set_id}"): ["change_set_id"],
+    ("post", "/api/org/change-sets/{change_set_id}/revert"): ["change_set_id"],
+    ("get", "/api/org/audit"): ["since", "agent", "guild", "limit"],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),
@@ -51,6 +58,14 @@ VALUES = {
     "guild_id": "guild_ops",
     "display_path": f"{ORG}/escalation.md",  # a path parameter that holds slashes
     "form": "compact",
+    "change_set_id": "cs_missing",
+    "q": "queue",
+    "in": "prompt",
+    "regex": "1",
+    "since": "2026-01-01T00:00:00Z",
+    "agent": "a_scout",
+    "limit": "10",
+    "guild": "guild_ops",
 }
 
 
