@@ -9,14 +9,17 @@ from app.core.lazy_names import lazy_names
 if TYPE_CHECKING:
     from app.client.api import TaskdeskClient
     from app.client.errors import (
+        BadPattern,
         BadResponse,
         BudgetExceeded,
+        ChangeSetConflict,
         ConnectionLost,
         InvalidRequest,
         NoteEmbedded,
         NotFound,
         NotWritable,
         Offline,
+        OperatorsOnly,
         RateLimited,
         SaveUncertain,
         ServerError,
@@ -33,7 +36,9 @@ if TYPE_CHECKING:
 # paint) must not pay for loading requests with the client.
 _WHERE = {
     "TaskdeskClient": "app.client.api",
+    "BadPattern": "app.client.errors",
     "BadResponse": "app.client.errors",
+    "ChangeSetConflict": "app.client.errors",
     "BudgetExceeded": "app.client.errors",
     "ConnectionLost": "app.client.errors",
     "InvalidRequest": "app.client.errors",
@@ -41,6 +46,7 @@ _WHERE = {
     "NotFound": "app.client.errors",
     "NotWritable": "app.client.errors",
     "Offline": "app.client.errors",
+    "OperatorsOnly": "app.client.errors",
     "RateLimited": "app.client.errors",
     "SaveUncertain": "app.client.errors",
     "ServerError": "app.client.errors",
@@ -61,14 +67,17 @@ __getattr__ = lazy_names(__name__, _WHERE, globals())
 
 
 __all__ = [
+    "BadPattern",
     "BadResponse",
     "BudgetExceeded",
+    "ChangeSetConflict",
     "ConnectionLost",
     "InvalidRequest",
     "NotFound",
     "NotWritable",
     "NoteEmbedded",
     "Offline",
+    "OperatorsOnly",
     "RateLimited",
     "RunInfo",
     "RunNote",

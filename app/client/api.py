@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import orjson
 
@@ -17,6 +17,13 @@ from app.client.errors import (
     SaveUncertain,
     TaskdeskError,
     TimedOut,
+)
+from app.client.fleet_parse import (
+    audit_from,
+    change_set_from,
+    change_sets_from,
+    health_from,
+    search_from,
 )
 from app.client.parse import (
     agents_from,
@@ -32,6 +39,13 @@ from app.client.parse import (
 )
 from app.client.runs import RunInfo, RunSummary
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
+from app.core.fleet_models import (
+    AgentMatches,
+    AuditEvent,
+    ChangeSet,
+    HealthRow,
+    PlannedTaskChange,
+)
 from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, Me, OrgFile, TaskDoc
 
 log = logging.getLogger(__name__)
@@ -288,6 +302,100 @@ class TaskdeskClient:
     def get_run(self, run_id: str) -> RunInfo:
         answer = self._http.request("GET", f"/api/runs/{_segment(run_id)}")
         return parse_answer(answer.body, "the run", run_from, _type(answer))
+
+    # ------------------------------------------------------------------ the fleet (EXTENSION)
+
+    def org_health(self) -> list[HealthRow]:
+        """Every agent's health; `NotFound` where the server lacks the fleet."""
+        answer = self._http.request("GET", "/api/org/health")
+        return parse_answer(
+            answer.body, "the fleet", health_from, _type(answer), long_lists=("agents",)
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        in_prompt: bool = False,
+        regex: bool = False,
+        guild_id: str | None = None,
+    ) -> list[AgentMatches]:
+        """Every matching line of every Task (or prompt); `BadPattern` for a bad regex."""
+        params = {"q": query, "in": "prompt" if in_prompt else "task"}
+        if regex:
+            params["regex"] = "1"
+        if guild_id:
+            params["guild"] = guild_id
+        answer = self._http.request("GET", "/api/org/search?" + urlencode(params))
+        return parse_answer(
+            answer.body, "the search", search_from, _type(answer), long_lists=("agents",)
+        )
+
+    def create_change_set(self, title: str, changes: list[PlannedTaskChange]) -> ChangeSet:
+        """Save every change or none; `ChangeSetConflict` names the Tasks that moved. Never
+        re-sent: a lost answer is for the caller to check in the change sets' list."""
+        payload = {
+            "title": title,
+            "changes": [
+                {
+                    "agent_id": c.agent_id,
+                    "expected_version": c.expected_version,
+                    "content": c.content,
+                }
+                for c in changes
+            ],
+        }
+        try:
+            body = orjson.dumps(payload)
+        except orjson.JSONEncodeError:
+            raise InvalidRequest(
+                "A Task of the change set holds a character that cannot be saved (a broken "
+                "Unicode character). Untick that Task or fix it, then apply again."
+            ) from None
+        answer = self._http.request("POST", "/api/org/change-sets", body=body, expect=(200, 201))
+        return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
+
+    def change_sets(self) -> list[ChangeSet]:
+        answer = self._http.request("GET", "/api/org/change-sets")
+        return parse_answer(answer.body, "the change sets", change_sets_from, _type(answer))
+
+    def change_set(self, change_set_id: str) -> ChangeSet:
+        answer = self._http.request("GET", f"/api/org/change-sets/{_segment(change_set_id)}")
+        return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
+
+    def revert_change_set(self, change_set_id: str) -> ChangeSet:
+        """A new change set putting the Tasks back; ``skipped`` the ones saved since."""
+        answer = self._http.request(
+            "POST",
+            f"/api/org/change-sets/{_segment(change_set_id)}/revert",
+            body=b"{}",
+            expect=(200, 201),
+        )
+        return parse_answer(answer.body, "the revert", change_set_from, _type(answer))
+
+    def audit(
+        self,
+        *,
+        since: str | None = None,
+        agent_id: str | None = None,
+        guild_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[AuditEvent]:
+        params = {
+            key: value
+            for key, value in (
+                ("since", since),
+                ("agent", agent_id),
+                ("guild", guild_id),
+                ("limit", None if limit is None else str(limit)),
+            )
+            if value
+        }
+        path = "/api/org/audit" + ("?" + urlencode(params) if params else "")
+        answer = self._http.request("GET", path)
+        return parse_answer(
+            answer.body, "the audit", audit_from, _type(answer), long_lists=("events",)
+        )
 
 
 def _type(answer: Answer) -> str:
