@@ -56,6 +56,15 @@ class WindowActions(QObject):
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.versions.setCheckable(True)
+        self.fleet = self._action("&Fleet", None, QKeySequence("Ctrl+Shift+L"))
+        self.fleet.setToolTip(
+            "Every agent at a glance: sizes, budget, embeds, shape (Ctrl+Shift+L)"
+        )
+        self.search_every_task = self._action(
+            "&Search every Task…", None, QKeySequence("Ctrl+Shift+F")
+        )
+        self.audit = self._action("&Audit", None)
+        self.audit.setToolTip("Every save, restore, note edit and change set, with CSV export")
         self.connect_server = self._action("&Connect to server…", None)
         self.open_local = self._action("Open &local workspace", None)
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -133,6 +142,10 @@ class WindowActions(QObject):
         view_menu.addAction(self.versions)
         view_menu.addSeparator()
         view_menu.addAction(self.jump_to_agents)
+        view_menu.addSeparator()
+        view_menu.addAction(self.fleet)
+        view_menu.addAction(self.search_every_task)
+        view_menu.addAction(self.audit)
         help_menu = menu_bar.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         help_menu.addAction(self.about)

@@ -147,6 +147,15 @@ class MainWindow(QMainWindow):
         )
         self.connected.connect(self.recent_servers.refresh)
         self.actions_.quit.triggered.connect(self.close)
+        from widgets.fleet.fleet_windows import FleetWindows
+
+        self._line_to_show: tuple[str, int] | None = None  # a search hit's agent and line
+        self.fleet_windows = FleetWindows(
+            self, self.runner, lambda: self.connection, self.open_agent_at, self.messages.info
+        )
+        self.actions_.fleet.triggered.connect(self.fleet_windows.open_fleet)
+        self.actions_.search_every_task.triggered.connect(self.fleet_windows.open_search)
+        self.actions_.audit.triggered.connect(self.fleet_windows.open_audit)
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
@@ -342,7 +351,28 @@ class MainWindow(QMainWindow):
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
+    def open_agent_at(self, agent_id: str, line: int) -> None:
+        """Open the agent (a fleet row, a search hit) with the Task's cursor at ``line``."""
+        if self.agent_model.agent(agent_id) is None:
+            self.messages.info(f"No agent {agent_id} on this server any more.")
+            return
+        self._line_to_show = (agent_id, line)
+        tab = self._task_tab
+        if tab is not None and tab.agent is not None and tab.agent.id == agent_id:
+            self._show_line(agent_id)
+            return
+        self.ask_before_leaving("open another agent", lambda: self.open_agent(agent_id))
+
+    def _show_line(self, agent_id: str) -> None:
+        wanted, self._line_to_show = self._line_to_show, None
+        if wanted is None or wanted[0] != agent_id or self._task_tab is None:
+            return
+        if wanted[1] > 1:
+            self._task_tab.set_mode_edit(True)
+            self._task_tab.editor.go_to_line(wanted[1])
+
     def on_agent_shown(self, agent_id: str) -> None:
+        self._show_line(agent_id)
         agent = self.agent_model.agent(agent_id)
         self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)

@@ -1,0 +1,100 @@
+"""The fleet table: every agent, sortable and filterable; activating a row opens the agent."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Signal,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.fleet_models import HealthRow
+from widgets.common.plain_text import plain_label
+from widgets.fleet.fleet_table_model import AGENT_ID_ROLE, SORT_ROLE, FleetTableModel
+
+
+class FleetFilter(QSortFilterProxyModel):
+    """Rows whose cells hold every word typed, any case; sorted on the model's raw values."""
+
+    def __init__(self, model: FleetTableModel) -> None:
+        super().__init__(model)
+        self._model = model
+        self._words: list[str] = []
+        self.setSourceModel(model)
+        self.setSortRole(SORT_ROLE)
+
+    def set_text(self, text: str) -> None:
+        if not hasattr(self, "beginFilterChange"):  # before Qt 6.9
+            self._words = text.casefold().split()
+            self.invalidateRowsFilter()
+            return
+        self.beginFilterChange()  # Qt 6.9's way: invalidateRowsFilter() is deprecated there
+        self._words = text.casefold().split()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(
+        self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
+    ) -> bool:
+        if not self._words:
+            return True
+        haystack = self._model.haystack(source_row)
+        return all(word in haystack for word in self._words)
+
+
+class FleetPanel(QWidget):
+    """``show_rows`` fills it; ``agent_activated(agent_id)`` when a row is activated."""
+
+    agent_activated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fleetPanel")
+        self.model = FleetTableModel(self)
+        self.proxy = FleetFilter(self.model)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText("Filter agents: name, guild, shape finding…")
+        self.filter.setAccessibleName("Filter agents")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.set_text)
+        self.table = QTableView(self)
+        self.table.setObjectName("fleetTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        # Fixed row heights and column widths: nothing is measured per row at 5,000 agents.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.activated.connect(self._on_activated)
+        self.status = plain_label("Loading the fleet…", self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.status)
+
+    def show_rows(self, rows: list[HealthRow], guild_names: dict[str, str] | None = None) -> None:
+        self.model.set_rows(rows, guild_names)
+        over = sum(1 for r in rows if r.over_budget)
+        broken = sum(1 for r in rows if r.broken_embeds)
+        self.status.setText(
+            f"{len(rows):,} agents · {over:,} over budget · {broken:,} with unreachable embeds"
+        )
+
+    def show_failure(self, text: str) -> None:
+        self.status.setText(text)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        agent_id = index.data(AGENT_ID_ROLE)
+        if isinstance(agent_id, str):
+            self.agent_activated.emit(agent_id)

@@ -1,0 +1,151 @@
+"""The fleet's windows for the main window: View › Fleet, Search every Task, View › Audit,
+and the change-set preview a search's replace opens.
+
+Each window gets controllers of its own, made its children, so no long-lived object keeps a
+signal connected to a window that is gone. The main window hands in what they need: the
+runner, the signed-in connection (None before one) and how to open an agent at a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
+
+from app.core.change_plan import BadEditError, replace_edit
+from app.desk.change_set_flow import ChangeSetFlow
+from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
+from app.desk.runner import Runner
+from widgets.fleet.audit_dialog import AuditDialog
+from widgets.fleet.change_preview import ChangePreviewDialog
+from widgets.fleet.fleet_panel import FleetPanel
+from widgets.fleet.search_dialog import SearchDialog
+
+if TYPE_CHECKING:
+    from app.connect.connection import Connection
+
+OPERATORS_ONLY = "The fleet is for operators: sign in as one to see every agent."
+
+
+class FleetDialog(QDialog):
+    """View › Fleet: the fleet table in a window of its own, loaded when it opens."""
+
+    def __init__(self, health: FleetHealth, guilds: dict[str, str], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("fleetDialog")
+        self.setWindowTitle("Fleet")
+        self.resize(1100, 640)
+        self.health = health
+        health.setParent(self)
+        self.panel = FleetPanel(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.panel)
+        health.loaded.connect(lambda rows: self.panel.show_rows(rows, guilds))
+        health.failed.connect(self.panel.show_failure)
+
+    def refresh(self) -> None:
+        self.health.load()
+
+
+class FleetWindows(QObject):
+    """Opens the fleet's windows; ``say(text)`` reports what can't be done on this server."""
+
+    def __init__(
+        self,
+        window: QWidget,
+        runner: Runner,
+        connection: Callable[[], Connection | None],
+        open_at: Callable[[str, int], None],
+        say: Callable[[str], None],
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._runner = runner
+        self._connection = connection
+        self._open_at = open_at
+        self._say = say
+        self.fleet_dialog: FleetDialog | None = None
+        self.search_dialog: SearchDialog | None = None
+        self.audit_dialog: AuditDialog | None = None
+        self.preview_dialog: ChangePreviewDialog | None = None
+
+    def _usable(self) -> Connection | None:
+        connection = self._connection()
+        if connection is None:
+            self._say("Connect to a server first.")
+            return None
+        if connection.me.type != "operator":
+            self._say(OPERATORS_ONLY)
+            return None
+        if not connection.features.agent_list:  # a spec-only server: no fleet endpoints
+            self._say(NO_FLEET)
+            return None
+        return connection
+
+    def open_fleet(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.fleet_dialog is None:
+            guilds = {g.id: g.name for g in connection.guilds}
+            dialog = FleetDialog(FleetHealth(self._runner, connection.client), guilds, self._window)
+            dialog.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
+            dialog.finished.connect(lambda _: self._forget("fleet_dialog"))
+            self.fleet_dialog = dialog
+        self.fleet_dialog.refresh()
+        self.fleet_dialog.show()
+        self.fleet_dialog.raise_()
+
+    def open_search(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.search_dialog is None:
+            dialog = SearchDialog(FleetSearch(self._runner, connection.client), self._window)
+            dialog.hit_activated.connect(self._open_at)
+            dialog.replace_requested.connect(self.open_replace_preview)
+            dialog.finished.connect(lambda _: self._forget("search_dialog"))
+            self.search_dialog = dialog
+        self.search_dialog.show()
+        self.search_dialog.raise_()
+        self.search_dialog.query.setFocus()
+
+    def open_audit(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.audit_dialog is None:
+            dialog = AuditDialog(FleetAudit(self._runner, connection.client), self._window)
+            dialog.finished.connect(lambda _: self._forget("audit_dialog"))
+            self.audit_dialog = dialog
+        self.audit_dialog.on_refresh()
+        self.audit_dialog.show()
+        self.audit_dialog.raise_()
+
+    def open_replace_preview(
+        self, agent_ids: list[str], find: str, replacement: str, regex: bool
+    ) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        try:
+            edit = replace_edit(find, replacement, regex=regex)
+        except BadEditError as bad:
+            self._say(str(bad))
+            return
+        flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
+        title = f"Replace “{find}” with “{replacement}”"[:200]
+        dialog = ChangePreviewDialog(flow, title, self._window)
+        dialog.finished.connect(lambda _: self._forget("preview_dialog"))
+        self.preview_dialog = dialog
+        dialog.show()
+        flow.preview(agent_ids, edit)
+
+    def _forget(self, name: str) -> None:
+        dialog: Any = getattr(self, name)
+        setattr(self, name, None)
+        if dialog is not None:
+            dialog.deleteLater()
