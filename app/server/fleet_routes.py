@@ -16,8 +16,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from app.core.fleet_rows import BadPatternError, health_row, line_matches, search_pattern
 from app.core.limits import TASK_MAX_BYTES, utf8_len
-from app.core.shape_codes import task_shape_codes
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.change_set_records import (
@@ -63,25 +63,19 @@ def org_health(request: Request, caller: Caller) -> Response:
         proposals = open_proposal_counts(tx)
         rows = []
         for task in tasks:
-            expansion = expand(task)
             run = runs.get(task.agent.id)
             rows.append(
-                {
-                    "id": task.agent.id,
-                    "name": task.agent.name,
-                    "guild_id": task.agent.guild_id,
-                    "task_version": task.agent.task_version,
-                    "task_bytes": utf8_len(task.content),
-                    "embedded_bytes": expansion.embedded_bytes,
-                    "over_budget": expansion.over_budget,
-                    "broken_embeds": len(expansion.broken),
-                    "shape": list(task_shape_codes(task.content)),
-                    "open_proposals": proposals.get(task.agent.id, 0),
-                    "last_run_at": run.created_at if run else None,
-                    "prompt_changed_since_run": (
-                        None if run is None else run.expanded_task != expansion.text
-                    ),
-                }
+                health_row(
+                    task.agent.id,
+                    task.agent.name,
+                    task.agent.guild_id,
+                    task.agent.task_version,
+                    task.content,
+                    expand(task),
+                    open_proposals=proposals.get(task.agent.id, 0),
+                    last_run_at=run.created_at if run else None,
+                    last_run_text=run.expanded_task if run else None,
+                )
             )
     return JsonResponse({"agents": rows})
 
@@ -93,35 +87,10 @@ def _pattern(request: Request) -> re.Pattern[str]:
     query = request.query_params.get("q", "")
     if not query:
         raise ApiError(422, "q must not be empty")
-    if request.query_params.get("regex") in ("1", "true"):
-        try:
-            return re.compile(query, re.IGNORECASE | re.MULTILINE)
-        except (re.error, OverflowError, RecursionError):
-            raise ApiError(422, "bad pattern") from None
-    return re.compile(re.escape(query), re.IGNORECASE)
-
-
-def line_matches(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
-    """Each line of ``text`` holding a match, once, with the first match's 1-based column.
-
-    The whole text is searched at once (one C loop per Task); lines are counted only up to
-    where a match is.
-    """
-    found: list[dict[str, Any]] = []
-    line_no, counted_to, listed_to = 1, 0, 0
-    for match in pattern.finditer(text):
-        at = match.start()
-        if at < listed_to:
-            continue  # another match on a line already listed
-        line_no += text.count("\n", counted_to, at)
-        counted_to = at
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        line = text[start:end].removesuffix("\r")
-        found.append({"line": line_no, "column": at - start + 1, "text": line})
-        listed_to = end + 1
-    return found
+    try:
+        return search_pattern(query, regex=request.query_params.get("regex") in ("1", "true"))
+    except BadPatternError:
+        raise ApiError(422, "bad pattern") from None
 
 
 @router.get("/api/org/search")

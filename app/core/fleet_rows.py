@@ -1,0 +1,79 @@
+"""The fleet's rows and search hits worked out from texts: one way for the server and the CLI."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.core.expander import Expansion
+from app.core.limits import utf8_len
+from app.core.shape_codes import task_shape_codes
+
+
+def health_row(
+    agent_id: str,
+    name: str,
+    guild_id: str,
+    version: int,
+    content: str,
+    expansion: Expansion,
+    *,
+    open_proposals: int = 0,
+    last_run_at: str | None = None,
+    last_run_text: str | None = None,
+) -> dict[str, Any]:
+    """One row of ``GET /api/org/health`` (API.md "The fleet"); ``last_run_text`` is the
+    expanded Task the newest run got (None without runs)."""
+    return {
+        "id": agent_id,
+        "name": name,
+        "guild_id": guild_id,
+        "task_version": version,
+        "task_bytes": utf8_len(content),
+        "embedded_bytes": expansion.embedded_bytes,
+        "over_budget": expansion.over_budget,
+        "broken_embeds": len(expansion.broken),
+        "shape": list(task_shape_codes(content)),
+        "open_proposals": open_proposals,
+        "last_run_at": last_run_at,
+        "prompt_changed_since_run": (
+            None if last_run_text is None else last_run_text != expansion.text
+        ),
+    }
+
+
+class BadPatternError(ValueError):
+    """A search pattern that doesn't compile."""
+
+
+def search_pattern(query: str, *, regex: bool) -> re.Pattern[str]:
+    """The search's pattern: case-insensitive; plain text unless ``regex``."""
+    if not regex:
+        return re.compile(re.escape(query), re.IGNORECASE)
+    try:
+        return re.compile(query, re.IGNORECASE | re.MULTILINE)
+    except (re.error, OverflowError, RecursionError):
+        raise BadPatternError(query) from None
+
+
+def line_matches(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
+    """Each line of ``text`` holding a match, once, with the first match's 1-based column.
+
+    The whole text is searched at once (one C loop per Task); lines are counted only up to
+    where a match is.
+    """
+    found: list[dict[str, Any]] = []
+    line_no, counted_to, listed_to = 1, 0, 0
+    for match in pattern.finditer(text):
+        at = match.start()
+        if at < listed_to:
+            continue  # another match on a line already listed
+        line_no += text.count("\n", counted_to, at)
+        counted_to = at
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[start:end].removesuffix("\r")
+        found.append({"line": line_no, "column": at - start + 1, "text": line})
+        listed_to = end + 1
+    return found
