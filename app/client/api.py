@@ -169,13 +169,23 @@ class TaskdeskClient:
                 self._tasks.pop(agent_id, None)
         return doc
 
-    def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc:
+    def put_task(
+        self,
+        agent_id: str,
+        content: str,
+        expected_version: int | None,
+        *,
+        restored_from: int | None = None,
+    ) -> TaskDoc:
         """Save the Task. Never re-sent blindly: when the answer is lost, the live Task is read
         and the save counts as done only if it holds exactly ``content``; otherwise
-        `SaveUncertain` reports what was found."""
+        `SaveUncertain` reports what was found. ``restored_from``: the version a restore puts
+        back (EXTENSION: the audit then lists a restore; other servers ignore it)."""
         payload: dict[str, object] = {"content": content}
         if expected_version is not None:
             payload["expected_version"] = expected_version
+        if restored_from is not None:
+            payload["restored_from"] = restored_from
         try:
             body = orjson.dumps(payload)
         except orjson.JSONEncodeError:  # a lone surrogate: not valid UTF-8, not sendable

@@ -149,7 +149,18 @@ def revision(f: Fields) -> Revision:
         f.text("content"),
         f.text("replaced_at"),
         f.optional_text("replaced_by_name"),
+        _change_set_title(f),
     )
+
+
+def _change_set_title(f: Fields) -> str | None:
+    """A version a change set made names it (``change_set: {id, title}``, EXTENSION); the
+    cache keeps the title alone."""
+    if f.present("change_set_title"):
+        return f.optional_text("change_set_title")
+    if not f.present("change_set"):
+        return None
+    return f.nested("change_set", "the change set").text("title")
 
 
 def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
@@ -164,6 +175,7 @@ def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
         updated_by_name=f.optional_text("updated_by_name"),
         etag=etag,
         seeded=f.flag("seeded") if f.present("seeded") else False,
+        change_set_title=_change_set_title(f),
     )
 
 

@@ -66,6 +66,7 @@ class Revision:
     content: str
     replaced_at: str  # ISO 8601, any offset
     replaced_by_name: str | None  # None: the server names nobody (a deleted person, a system)
+    change_set_title: str | None = None  # EXTENSION: the change set that made this version
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ class TaskDoc:
     updated_by_name: str | None = None
     etag: str | None = None
     seeded: bool = False  # the text the workspace file seeded, edited by nobody since
+    change_set_title: str | None = None  # EXTENSION: the change set that made the live version
 
 
 @dataclass(frozen=True, slots=True)

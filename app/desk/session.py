@@ -70,7 +70,14 @@ class TaskClient(Protocol):
 
     def get_task(self, agent_id: str) -> TaskDoc: ...
 
-    def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc: ...
+    def put_task(
+        self,
+        agent_id: str,
+        content: str,
+        expected_version: int | None,
+        *,
+        restored_from: int | None = ...,
+    ) -> TaskDoc: ...
 
 
 def utc_now() -> datetime:
@@ -326,7 +333,9 @@ class TaskSession(QObject):
     def _send_put(self, effect: SendPut) -> None:
         client, put = self._client, effect.put
         self._runner.submit(
-            lambda: client.put_task(put.agent_id, put.text, put.expected),
+            lambda: client.put_task(
+                put.agent_id, put.text, put.expected, restored_from=put.restoring
+            ),
             on_done=lambda doc: self._run(lambda m, ed: saves.put_done(m, ed, put, doc)),
             on_error=lambda exc: self._run(lambda m, ed: saves.put_failed(m, ed, put, exc)),
         )

@@ -191,3 +191,21 @@ def test_a_member_is_told_the_fleet_is_for_operators(
             health.load()
         runner.wait_idle()
     assert said.args == ["Only operators can see the fleet. Sign in as an operator."]
+
+
+def test_each_version_a_change_set_made_says_part_of_in_the_versions(
+    qtbot, ann: TaskdeskClient, bob: TaskdeskClient
+) -> None:
+    from app.core.fleet_models import PlannedTaskChange
+    from widgets.versions.revision_model import RevisionModel
+
+    live = ann.get_task("a_006")
+    change = PlannedTaskChange("a_006", live.version, live.content.replace("CSV", "Parquet"))
+    ann.create_change_set("Rename CSV to Parquet", [change])
+    bob.put_task("a_006", "Bob's own.\n", live.version + 1)
+    doc = ann.get_task("a_006")
+    assert doc.change_set_title is None
+    model = RevisionModel()
+    model.set_task(doc)
+    titles = [model.row_at(r).title() for r in range(model.rowCount())]
+    assert titles == ["v3 (live)", "v2 · part of: Rename CSV to Parquet", "v1"]
