@@ -14,7 +14,13 @@ from typing import Any
 from app.cli.common import UsageError
 from app.cli.org_source import OrgSource
 from app.core.expander import expand_embeds, task_display_path
-from app.core.fleet_rows import BadPatternError, health_row, line_matches, search_pattern
+from app.core.fleet_rows import (
+    BadPatternError,
+    expansion_facts,
+    health_row,
+    line_matches,
+    search_pattern,
+)
 from app.core.models import Reader
 
 
@@ -66,7 +72,11 @@ def health_rows(source: OrgSource) -> list[dict[str, Any]]:
     for agent in source.agents():
         text, version = source.task(agent.id)
         expansion = _expanded(source, agent.id, agent.guild_id, text)
-        rows.append(health_row(agent.id, agent.name, agent.guild_id, version, text, expansion))
+        rows.append(
+            health_row(
+                agent.id, agent.name, agent.guild_id, version, text, **expansion_facts(expansion)
+            )
+        )
     return rows
 
 

@@ -86,6 +86,7 @@ class TaskAsIs:
     version: int
     content: str
     embedded_bytes: int
+    shape: tuple[str, ...] | None = None  # the shape check's codes, when already known
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +150,7 @@ def plan_row(task: TaskAsIs, after: str, recount: Callable[[TaskAsIs, str], int]
         bytes_after,
         task.embedded_bytes,
         embedded_after,
-        task_shape_codes(task.content),
+        task.shape if task.shape is not None else task_shape_codes(task.content),
         task_shape_codes(after),
         ticked=not refusal,
         refusal=refusal,

@@ -16,29 +16,39 @@ def health_row(
     guild_id: str,
     version: int,
     content: str,
-    expansion: Expansion,
     *,
+    embedded_bytes: int,
+    over_budget: bool,
+    broken_embeds: int,
+    shape: tuple[str, ...] | None = None,
     open_proposals: int = 0,
     last_run_at: str | None = None,
-    last_run_text: str | None = None,
+    prompt_changed_since_run: bool | None = None,
 ) -> dict[str, Any]:
-    """One row of ``GET /api/org/health`` (API.md "The fleet"); ``last_run_text`` is the
-    expanded Task the newest run got (None without runs)."""
+    """One row of ``GET /api/org/health`` (API.md "The fleet"); ``shape`` is worked out from
+    ``content`` unless given; ``prompt_changed_since_run`` None without runs."""
     return {
         "id": agent_id,
         "name": name,
         "guild_id": guild_id,
         "task_version": version,
         "task_bytes": utf8_len(content),
+        "embedded_bytes": embedded_bytes,
+        "over_budget": over_budget,
+        "broken_embeds": broken_embeds,
+        "shape": list(task_shape_codes(content) if shape is None else shape),
+        "open_proposals": open_proposals,
+        "last_run_at": last_run_at,
+        "prompt_changed_since_run": prompt_changed_since_run,
+    }
+
+
+def expansion_facts(expansion: Expansion) -> dict[str, Any]:
+    """``health_row``'s keyword arguments that come from a run's expansion."""
+    return {
         "embedded_bytes": expansion.embedded_bytes,
         "over_budget": expansion.over_budget,
         "broken_embeds": len(expansion.broken),
-        "shape": list(task_shape_codes(content)),
-        "open_proposals": open_proposals,
-        "last_run_at": last_run_at,
-        "prompt_changed_since_run": (
-            None if last_run_text is None else last_run_text != expansion.text
-        ),
     }
 
 

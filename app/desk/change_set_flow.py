@@ -22,8 +22,9 @@ from app.core.models import OrgFile, Reader, TaskDoc
 from app.desk.fleet_desk import fleet_failure
 from app.desk.runner import Runner
 
-READ_THREADS = 8
-"""Tasks read side by side for a preview: a thousand one at a time would take seconds."""
+READ_THREADS = 4
+"""Tasks read side by side for a preview: a thousand one at a time would take seconds, and
+more threads only fight the GUI thread for the interpreter."""
 
 
 class ChangeSetClient(Protocol):
@@ -84,6 +85,8 @@ def read_tasks(client: ChangeSetClient, agent_ids: Sequence[str]) -> list[TaskAs
             doc.version,
             doc.content,
             health[a].embedded_bytes,
+            # The server's check of the live text, unless the Task moved since the rows.
+            health[a].shape if health[a].task_version == doc.version else None,
         )
         for a, doc in zip(wanted, docs, strict=True)
     ]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.expander import Expansion, expand_embeds, task_display_path
-from app.core.models import OrgFile, Reader
+from app.core.models import OrgFile, Reader, sha256_hex
 from app.server.database import AgentRecord, Transaction
 
 
@@ -14,17 +14,18 @@ from app.server.database import AgentRecord, Transaction
 class LiveTask:
     agent: AgentRecord
     content: str
+    hash: str
 
 
 def live_tasks(tx: Transaction, guild_id: str | None = None) -> list[LiveTask]:
     """Every agent (of one guild, or all) with its live Task text, by id, in one query."""
-    sql = "SELECT id, name, guild_id, task_version, task FROM agents"
+    sql = "SELECT id, name, guild_id, task_version, task, task_hash FROM agents"
     args: tuple[str, ...] = ()
     if guild_id is not None:
         sql += " WHERE guild_id = ?"
         args = (guild_id,)
     rows = tx.conn.execute(sql + " ORDER BY id", args)
-    return [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4]) for r in rows]
+    return [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
 
 
 class FileMemo:
@@ -63,18 +64,19 @@ def expander_for(tx: Transaction) -> Callable[[LiveTask], Expansion]:
 @dataclass(frozen=True, slots=True)
 class NewestRun:
     created_at: str
-    expanded_task: str
+    expanded_task_hash: str
 
 
 def newest_runs(tx: Transaction) -> dict[str, NewestRun]:
-    """Each agent's newest run: when, and the expanded Task its prompt held."""
+    """Each agent's newest run: when, and the hash of the expanded Task its prompt held."""
     rows = tx.conn.execute(
         "SELECT r.agent_id, r.created_at, r.system_prompt FROM runs r"
         " WHERE r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.agent_id = r.agent_id)"
     )
     found: dict[str, NewestRun] = {}
     for agent_id, created_at, prompt in rows:
-        found.setdefault(agent_id, NewestRun(created_at, _task_part(prompt)))
+        if agent_id not in found:
+            found[agent_id] = NewestRun(created_at, sha256_hex(_task_part(prompt)))
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -30,6 +31,7 @@ from app.server.change_set_records import (
     list_change_sets,
     revert_plan,
 )
+from app.server.fleet_cache import FleetCache
 from app.server.fleet_records import expander_for, live_tasks, newest_runs, open_proposal_counts
 from app.server.org_log import OrgEvent
 from app.server.responses import ApiError, JsonResponse
@@ -56,28 +58,46 @@ def org_health(request: Request, caller: Caller) -> Response:
     """One row per agent: sizes, the budget, broken embeds, shape findings, open proposals,
     the newest run and whether a run now would get another expanded Task."""
     _operators_only(caller)
+    cache = fleet_cache(request)
     with database(request).read() as tx:
         tasks = live_tasks(tx)
+        generation = tx.files_generation()
         expand = expander_for(tx)
         runs = newest_runs(tx)
         proposals = open_proposal_counts(tx)
         rows = []
         for task in tasks:
-            run = runs.get(task.agent.id)
+            agent = task.agent
+            facts = cache.facts(agent.id, task.hash, generation, partial(expand, task))
+            run = runs.get(agent.id)
             rows.append(
                 health_row(
-                    task.agent.id,
-                    task.agent.name,
-                    task.agent.guild_id,
-                    task.agent.task_version,
+                    agent.id,
+                    agent.name,
+                    agent.guild_id,
+                    agent.task_version,
                     task.content,
-                    expand(task),
-                    open_proposals=proposals.get(task.agent.id, 0),
+                    embedded_bytes=facts.embedded_bytes,
+                    over_budget=facts.over_budget,
+                    broken_embeds=facts.broken_embeds,
+                    shape=cache.shape(task.hash, task.content),
+                    open_proposals=proposals.get(agent.id, 0),
                     last_run_at=run.created_at if run else None,
-                    last_run_text=run.expanded_task if run else None,
+                    prompt_changed_since_run=(
+                        None if run is None else run.expanded_task_hash != facts.text_hash
+                    ),
                 )
             )
     return JsonResponse({"agents": rows})
+
+
+def fleet_cache(request: Request) -> FleetCache:
+    """The app's one cache of shape checks and expansions (made on first use)."""
+    state = request.app.state
+    cache: FleetCache | None = getattr(state, "fleet_cache", None)
+    if cache is None:
+        cache = state.fleet_cache = FleetCache()
+    return cache
 
 
 # ------------------------------------------------------------------ search
@@ -108,10 +128,24 @@ def org_search(request: Request, caller: Caller) -> Response:
             raise ApiError(404, "no such guild")
         tasks = live_tasks(tx, guild)
         expand = expander_for(tx) if where == "prompt" else None
+        generation = tx.files_generation()
+        cache = fleet_cache(request)
         agents = []
         for task in tasks:
-            text = task.content if expand is None else expand(task).text
-            if expand is None and pattern.search(text) is None:
+            if expand is None:
+                text = task.content
+            else:
+                text = (
+                    cache.facts(
+                        task.agent.id,
+                        task.hash,
+                        generation,
+                        partial(expand, task),
+                        need_text=True,
+                    ).text
+                    or ""
+                )
+            if pattern.search(text) is None:
                 continue
             matches = line_matches(pattern, text)
             if matches:

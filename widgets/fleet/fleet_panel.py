@@ -6,6 +6,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
+    Qt,
     Signal,
 )
 from PySide6.QtWidgets import (
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.core.fleet_models import HealthRow
 from widgets.common.plain_text import plain_label
-from widgets.fleet.fleet_table_model import AGENT_ID_ROLE, SORT_ROLE, FleetTableModel
+from widgets.fleet.fleet_table_model import AGENT_ID_ROLE, FleetTableModel
 
 
 class FleetFilter(QSortFilterProxyModel):
@@ -30,7 +31,6 @@ class FleetFilter(QSortFilterProxyModel):
         self._model = model
         self._words: list[str] = []
         self.setSourceModel(model)
-        self.setSortRole(SORT_ROLE)
 
     def set_text(self, text: str) -> None:
         if not hasattr(self, "beginFilterChange"):  # before Qt 6.9
@@ -40,6 +40,10 @@ class FleetFilter(QSortFilterProxyModel):
         self.beginFilterChange()  # Qt 6.9's way: invalidateRowsFilter() is deprecated there
         self._words = text.casefold().split()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The table's own order: the model sorts itself; the proxy only filters."""
+        self._model.sort(column, order)
 
     def filterAcceptsRow(
         self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex

@@ -58,6 +58,23 @@ class FleetTableModel(QAbstractTableModel):
     def haystack(self, row: int) -> str:
         return self._haystacks[row]
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorted here, in one ``sorted`` over plain keys: a proxy sorting through ``data()``
+        calls Python twice per comparison, 120,000 times at 5,000 agents."""
+        if not 0 <= column < len(COLUMNS) or not self._rows:
+            return
+        keys = [self._sort_key(row, column) for row in self._rows]
+        descending = order == Qt.SortOrder.DescendingOrder
+        # Stable both ways: equal keys keep their order (name order after a name sort).
+        new_order = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
+        self.layoutAboutToBeChanged.emit()
+        where = {old: new for new, old in enumerate(new_order)}
+        self._rows = [self._rows[i] for i in new_order]
+        self._haystacks = [self._haystacks[i] for i in new_order]
+        kept = self.persistentIndexList()
+        self.changePersistentIndexList(kept, [self.index(where[i.row()], i.column()) for i in kept])
+        self.layoutChanged.emit()
+
     def row_at(self, row: int) -> HealthRow:
         return self._rows[row]
 
