@@ -8,6 +8,7 @@ from app.core.fleet_models import (
     ChangeSet,
     HealthRow,
     LineMatch,
+    LiveTaskText,
     VersionRef,
 )
 from app.core.model_json import Fields, ShapeError
@@ -107,3 +108,10 @@ def audit_from(data: object) -> list[AuditEvent]:
             )
         )
     return events
+
+
+def live_tasks_from(data: object) -> list[LiveTaskText]:
+    return [
+        LiveTaskText(f.text("agent_id"), f.whole("version"), f.text("content"))
+        for f in Fields(data, "the answer").objects("tasks", "a Task")
+    ]

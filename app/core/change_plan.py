@@ -104,7 +104,7 @@ class PlanRow:
     embedded_before: int
     embedded_after: int
     shape_before: tuple[str, ...]
-    shape_after: tuple[str, ...]
+    shape_after: tuple[str, ...] | None  # None: not checked yet (see with_shapes)
     ticked: bool = True
     refusal: str = ""
     rebased: bool = False  # merged with a save made since the preview was first built
@@ -131,9 +131,16 @@ def refusal_for(task_bytes: int, embedded_bytes: int) -> str:
     return ""
 
 
-def plan_row(task: TaskAsIs, after: str, recount: Callable[[TaskAsIs, str], int]) -> PlanRow:
+def plan_row(
+    task: TaskAsIs,
+    after: str,
+    recount: Callable[[TaskAsIs, str], int],
+    *,
+    check_shape: bool = True,
+) -> PlanRow:
     """The row for one Task; ``recount(task, text)`` gives the embedded bytes of a new text
-    (called only when the edit changed the Task's embeds)."""
+    (called only when the edit changed the Task's embeds). Without ``check_shape`` the new
+    text's shape is left for ``with_shapes`` (a millisecond a Task: the rows come first)."""
     embedded_after = task.embedded_bytes
     if _embeds(after) != _embeds(task.content):
         embedded_after = recount(task, after)
@@ -151,7 +158,7 @@ def plan_row(task: TaskAsIs, after: str, recount: Callable[[TaskAsIs, str], int]
         task.embedded_bytes,
         embedded_after,
         task.shape if task.shape is not None else task_shape_codes(task.content),
-        task_shape_codes(after),
+        task_shape_codes(after) if check_shape else None,
         ticked=not refusal,
         refusal=refusal,
     )
@@ -162,17 +169,20 @@ def build_plan(
     edit: Edit,
     recount: Callable[[TaskAsIs, str], int],
     *,
-    should_stop: Callable[[], bool] = lambda: False,
+    check_shapes: bool = True,
 ) -> list[PlanRow]:
     """The preview's rows: every Task the edit changes, in the order given."""
     rows = []
     for task in tasks:
-        if should_stop():
-            break
         after = edit(task.content)
         if after != task.content:
-            rows.append(plan_row(task, after, recount))
+            rows.append(plan_row(task, after, recount, check_shape=check_shapes))
     return rows
+
+
+def with_shapes(rows: Sequence[PlanRow]) -> dict[str, tuple[str, ...]]:
+    """The shape check of each row's new text, by agent, for the rows not checked yet."""
+    return {r.agent_id: task_shape_codes(r.after) for r in rows if r.shape_after is None}
 
 
 def rebase_row(row: PlanRow, live: TaskAsIs, recount: Callable[[TaskAsIs, str], int]) -> PlanRow:

@@ -54,6 +54,15 @@ class AgentMatches:
 
 
 @dataclass(frozen=True, slots=True)
+class LiveTaskText:
+    """An agent's live Task without its revisions (``GET /api/org/tasks``)."""
+
+    agent_id: str
+    version: int
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
 class PlannedTaskChange:
     """One Task of a change set to send: its new text on the version it was made from."""
 

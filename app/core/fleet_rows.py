@@ -69,21 +69,23 @@ def search_pattern(query: str, *, regex: bool) -> re.Pattern[str]:
 def line_matches(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
     """Each line of ``text`` holding a match, once, with the first match's 1-based column.
 
-    The whole text is searched at once (one C loop per Task); lines are counted only up to
-    where a match is.
+    One search per matching line, each from the start of the next line: the rest of a line
+    is never scanned again, and lines are counted only up to where a match is.
     """
     found: list[dict[str, Any]] = []
-    line_no, counted_to, listed_to = 1, 0, 0
-    for match in pattern.finditer(text):
+    line_no, counted_to, pos, size = 1, 0, 0, len(text)
+    while pos <= size:
+        match = pattern.search(text, pos)
+        if match is None:
+            break
         at = match.start()
-        if at < listed_to:
-            continue  # another match on a line already listed
         line_no += text.count("\n", counted_to, at)
         counted_to = at
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        line = text[start:end].removesuffix("\r")
-        found.append({"line": line_no, "column": at - start + 1, "text": line})
-        listed_to = end + 1
+        end = size if end < 0 else end
+        found.append(
+            {"line": line_no, "column": at - start + 1, "text": text[start:end].removesuffix("\r")}
+        )
+        pos = end + 1
     return found

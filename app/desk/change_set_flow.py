@@ -15,11 +15,20 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
-from app.core.change_plan import Edit, PlanRow, TaskAsIs, build_plan, rebase_row, ticked_changes
+from app.core.change_plan import (
+    Edit,
+    PlanRow,
+    TaskAsIs,
+    build_plan,
+    rebase_row,
+    ticked_changes,
+    with_shapes,
+)
 from app.core.expander import expand_embeds, task_display_path
-from app.core.fleet_models import ChangeSet, HealthRow, PlannedTaskChange
+from app.core.fleet_models import ChangeSet, HealthRow, LiveTaskText, PlannedTaskChange
 from app.core.models import OrgFile, Reader, TaskDoc
 from app.desk.fleet_desk import fleet_failure
+from app.desk.qobject_alive import alive_check
 from app.desk.runner import Runner
 
 READ_THREADS = 4
@@ -35,6 +44,8 @@ class ChangeSetClient(Protocol):
     def get_task(self, agent_id: str) -> TaskDoc: ...
 
     def note(self, display_path: str) -> OrgFile: ...
+
+    def live_tasks(self, agent_ids: list[str]) -> list[LiveTaskText]: ...
 
     def create_change_set(self, title: str, changes: list[PlannedTaskChange]) -> ChangeSet: ...
 
@@ -71,24 +82,36 @@ class NoteRecount:
         return expansion.embedded_bytes
 
 
+def _live_texts(client: ChangeSetClient, agent_ids: list[str]) -> list[LiveTaskText]:
+    """In a few requests where the server can (EXTENSION), else one Task at a time."""
+    from app.client.errors import NotFound
+
+    try:
+        return client.live_tasks(agent_ids)
+    except NotFound:
+        with ThreadPoolExecutor(READ_THREADS) as pool:
+            docs = list(pool.map(client.get_task, agent_ids))
+        return [LiveTaskText(d.agent_id, d.version, d.content) for d in docs]
+
+
 def read_tasks(client: ChangeSetClient, agent_ids: Sequence[str]) -> list[TaskAsIs]:
     """Each agent's live Task with its embedded bytes (from the fleet's health rows)."""
     health = {row.id: row for row in client.org_health()}
     wanted = [a for a in agent_ids if a in health]
-    with ThreadPoolExecutor(READ_THREADS) as pool:
-        docs = list(pool.map(client.get_task, wanted))
+    texts = {t.agent_id: t for t in _live_texts(client, wanted)}
     return [
         TaskAsIs(
             a,
             health[a].name,
             health[a].guild_id,
-            doc.version,
-            doc.content,
+            texts[a].version,
+            texts[a].content,
             health[a].embedded_bytes,
             # The server's check of the live text, unless the Task moved since the rows.
-            health[a].shape if health[a].task_version == doc.version else None,
+            health[a].shape if health[a].task_version == texts[a].version else None,
         )
-        for a, doc in zip(wanted, docs, strict=True)
+        for a in wanted
+        if a in texts
     ]
 
 
@@ -96,6 +119,7 @@ class ChangeSetFlow(QObject):
     """The preview's controller; every outcome is a signal, every failure one sentence."""
 
     preview_ready = Signal(object)  # list[PlanRow]
+    shapes_checked = Signal(object)  # dict[agent id, shape codes]: the rows' new texts
     applied = Signal(object)  # ChangeSet
     rebased = Signal(object, str)  # list[PlanRow], what happened
     reverted = Signal(object)  # ChangeSet
@@ -109,13 +133,37 @@ class ChangeSetFlow(QObject):
         self._client = client
         self._org_id = org_id
         self.busy = False
+        self._alive = alive_check(self)  # a closed preview drops the answers still coming
 
     def _recount(self) -> NoteRecount:
         return NoteRecount(self._client, self._org_id)
 
     def preview(self, agent_ids: Sequence[str], edit: Edit) -> None:
+        """The rows first (``preview_ready``), then each new text's shape check
+        (``shapes_checked``, by agent), so a thousand Tasks show in time."""
         client, ids, recount = self._client, list(agent_ids), self._recount()
-        self._submit(lambda: build_plan(read_tasks(client, ids), edit, recount), self.preview_ready)
+
+        def build() -> list[PlanRow]:
+            return build_plan(read_tasks(client, ids), edit, recount, check_shapes=False)
+
+        def checked(shapes: dict[str, tuple[str, ...]]) -> None:
+            if self._alive():
+                self.shapes_checked.emit(shapes)
+
+        def done(rows: list[PlanRow]) -> None:
+            self.preview_ready.emit(rows)
+            self._runner.submit(lambda: with_shapes(rows), on_done=checked, on_error=self._failed)
+
+        self.busy = True
+        self._runner.submit(build, on_done=self._done_with(done), on_error=self._failed)
+
+    def _done_with(self, then: Callable[[list[PlanRow]], None]) -> Callable[[list[PlanRow]], None]:
+        def done(rows: list[PlanRow]) -> None:
+            if self._alive():
+                self.busy = False
+                then(rows)
+
+        return done
 
     def apply(self, title: str, rows: Sequence[PlanRow]) -> None:
         going = ticked_changes(rows)
@@ -136,6 +184,8 @@ class ChangeSetFlow(QObject):
                 return _rebased(client, all_rows, moved.conflicts, recount), moved.message
 
         def done(outcome: ChangeSet | tuple[list[PlanRow], str]) -> None:
+            if not self._alive():
+                return
             self.busy = False
             if isinstance(outcome, ChangeSet):
                 self.applied.emit(outcome)
@@ -151,13 +201,16 @@ class ChangeSetFlow(QObject):
 
     def _submit(self, fn: Callable[[], object], signal: SignalInstance) -> None:
         def done(result: object) -> None:
-            self.busy = False
-            signal.emit(result)
+            if self._alive():
+                self.busy = False
+                signal.emit(result)
 
         self.busy = True
         self._runner.submit(fn, on_done=done, on_error=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
+        if not self._alive():
+            return
         self.busy = False
         self.failed.emit(fleet_failure(exc))
 

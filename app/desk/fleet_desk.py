@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from app.core.audit_csv import audit_csv
 from app.core.fleet_models import AgentMatches, AuditEvent, HealthRow
 from app.desk.failures import failure_text
+from app.desk.qobject_alive import alive_check
 from app.desk.runner import Runner
 
 T = TypeVar("T")
@@ -61,17 +62,18 @@ class _NewestWins(QObject):
         super().__init__(parent)
         self._runner = runner
         self._asked = 0
+        self._alive = alive_check(self)
 
     def _ask(self, fn: Callable[[], T], on_done: Callable[[T], None]) -> None:
         self._asked += 1
         ticket = self._asked
 
         def done(result: T) -> None:
-            if ticket == self._asked:
+            if self._alive() and ticket == self._asked:
                 on_done(result)
 
         def failed(exc: BaseException) -> None:
-            if ticket == self._asked:
+            if self._alive() and ticket == self._asked:
                 self.failed.emit(fleet_failure(exc))
 
         self._runner.submit(fn, on_done=done, on_error=failed)
@@ -144,12 +146,13 @@ class FleetAudit(_NewestWins):
             path.write_text(text, encoding="utf-8", newline="")
 
         def failed(exc: BaseException) -> None:
+            if not self._alive():
+                return
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.exported.emit(f"The audit could not be written to {path}: {why}.")
 
-        self._runner.submit(
-            write,
-            on_done=lambda _: self.exported.emit(f"Exported {len(events):,} changes to {path}."),
-            on_error=failed,
-            lane="disk",
-        )
+        def written(_: None) -> None:
+            if self._alive():
+                self.exported.emit(f"Exported {len(events):,} changes to {path}.")
+
+        self._runner.submit(write, on_done=written, on_error=failed, lane="disk")

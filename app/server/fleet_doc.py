@@ -125,6 +125,20 @@ AUDIT = object_schema(
 )
 
 
+LIVE_TASKS = object_schema(
+    ["tasks"],
+    {
+        "tasks": {
+            "type": "array",
+            "items": object_schema(
+                ["agent_id", "version", "content"],
+                {"agent_id": STRING, "version": INTEGER, "content": STRING, "hash": STRING},
+            ),
+        }
+    },
+)
+
+
 def _body(description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {"description": description, "content": {JSON: {"schema": schema}}}
 
@@ -139,6 +153,11 @@ CS_PATH = "/api/org/change-sets"
 CS_ONE = CS_PATH + "/{change_set_id}"
 
 FLEET_RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
+    ("get", "/api/org/tasks"): {
+        "200": _body("The live text and version of each agent named", LIVE_TASKS),
+        "401": _UNAUTHORIZED,
+        "422": _error("`at most 1000 agents at once`"),
+    },
     ("get", "/api/org/health"): {
         "200": _body("One row per agent", HEALTH),
         "401": _UNAUTHORIZED,
@@ -213,6 +232,7 @@ _CHANGE_SET_ID = {
 }
 
 FLEET_PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
+    ("get", "/api/org/tasks"): [_query("agent", "an agent's id; repeated for each agent")],
     ("get", "/api/org/search"): [
         _query("q", "the text (or pattern) to find, case-insensitive; 422 when empty"),
         _query("in", "`task` (the default): the live Tasks; `prompt`: as runs get them"),

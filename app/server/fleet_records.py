@@ -28,6 +28,26 @@ def live_tasks(tx: Transaction, guild_id: str | None = None) -> list[LiveTask]:
     return [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
 
 
+IDS_PER_QUERY = 500
+"""Ids in one ``IN (…)``: within every SQLite's and PostgreSQL's parameter limits."""
+
+
+def live_tasks_of(tx: Transaction, agent_ids: list[str]) -> list[LiveTask]:
+    """The named agents with their live Task texts, by id; unknown ids are left out."""
+    found: list[LiveTask] = []
+    unique = sorted(set(agent_ids))
+    for start in range(0, len(unique), IDS_PER_QUERY):
+        chunk = unique[start : start + IDS_PER_QUERY]
+        marks = ", ".join("?" for _ in chunk)
+        rows = tx.conn.execute(
+            "SELECT id, name, guild_id, task_version, task, task_hash FROM agents"
+            f" WHERE id IN ({marks}) ORDER BY id",
+            chunk,
+        )
+        found += [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
+    return found
+
+
 class FileMemo:
     """``tx.file`` remembered for one request: thousands of Tasks embed the same few notes."""
 

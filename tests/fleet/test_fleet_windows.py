@@ -48,8 +48,14 @@ def test_the_fleet_table_lists_sorts_filters_and_opens_an_agent(
     assert top.data(Qt.ItemDataRole.BackgroundRole).color() == OVER
     assert NEAR != OVER
     qtbot.keyClicks(panel.filter, "operations agent 1")
-    shown = {panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())}
-    assert shown == {"Agent 1", "Agent 11"}
+    shown = [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())]
+    assert sorted(shown) == ["Agent 1", "Agent 11"]
+    # Sorted while filtered, and filled again: the same agents stay, in the new order.
+    panel.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    shown = [panel.proxy.index(r, 0).data() for r in range(panel.proxy.rowCount())]
+    assert shown == ["Agent 11", "Agent 1"]
+    panel.show_rows(list(reversed(panel.model._rows)), {"guild_ops": "Operations"})
+    assert panel.proxy.rowCount() == 2
     with qtbot.waitSignal(panel.agent_activated) as opened:
         panel.table.activated.emit(panel.proxy.index(0, 0))
     assert opened.args[0] in {"a_001", "a_011"}
@@ -209,3 +215,28 @@ def test_each_version_a_change_set_made_says_part_of_in_the_versions(
     model.set_task(doc)
     titles = [model.row_at(r).title() for r in range(model.rowCount())]
     assert titles == ["v3 (live)", "v2 · part of: Rename CSV to Parquet", "v1"]
+
+
+def test_the_shapes_come_after_the_rows_and_a_closed_preview_drops_late_answers(
+    qtbot, runner: Runner, ann: TaskdeskClient
+) -> None:
+    flow = ChangeSetFlow(runner, ann, "o_acme")
+    dialog = ChangePreviewDialog(flow, "Rename")
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(flow.shapes_checked, timeout=TIMEOUT):
+        flow.preview(["a_001"], replace_edit("## Work", "## Steps"))
+    (row,) = dialog.model.rows
+    assert row.shape_after is not None and "missing_work" in row.shape_after
+    assert "+missing_work" in dialog.model.index(0, 3).data()
+    # Closed while the next preview is still being read: its answer is dropped quietly.
+    flow.preview(["a_002"], replace_edit("CSV", "TSV"))
+    dialog.close()
+    dialog.deleteLater()
+    qtbot.waitUntil(runner.is_idle, timeout=TIMEOUT)
+
+
+def test_many_live_tasks_are_read_in_a_few_requests(ann: TaskdeskClient) -> None:
+    ids = [f"a_{n:03d}" for n in range(FLEET_SIZE)] + ["a_missing"]
+    found = ann.live_tasks(ids)
+    assert [t.agent_id for t in found] == ids[:-1]
+    assert all(t.version == 1 and "CSV" in t.content for t in found)

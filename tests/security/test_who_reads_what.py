@@ -29,6 +29,7 @@ EMBEDDABLE = "/api/org/embeddable-notes"
 FLEET_QUERIES = {
     "/api/org/search": ("?q=.&regex=1&in=prompt", "?q=rules&in=task"),
     "/api/org/audit": ("?limit=5000",),
+    "/api/org/tasks": ("?agent=a_dispatch&agent=a_scout&agent=a_librarian",),
 }
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 

@@ -39,6 +39,7 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("get", NOTE): ["display_path"],
     ("delete", NOTE): ["display_path"],
     ("get", "/api/org/health"): [],
+    ("get", "/api/org/tasks"): ["agent"],
     ("get", "/api/org/search"): ["q", "in", "regex", "guild"],
     ("post", "/api/org/change-sets"): [],
     ("get", "/api/org/change-sets"): [],

@@ -3,6 +3,7 @@ each row untickable; Apply sends the ticked ones as one change set."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -36,6 +37,8 @@ def _kb(before: int, after: int) -> str:
 
 
 def _shape(row: PlanRow) -> str:
+    if row.shape_after is None:
+        return "checking…"
     added = [c for c in row.shape_after if c not in row.shape_before]
     gone = [c for c in row.shape_before if c not in row.shape_after]
     said = [f"+{c}" for c in added] + [f"−{c}" for c in gone]
@@ -53,6 +56,18 @@ class PlanModel(QAbstractTableModel):
         self.beginResetModel()
         self.rows = list(rows)
         self.endResetModel()
+
+    def set_shapes(self, shapes: dict[str, tuple[str, ...]]) -> None:
+        """The new texts' shape checks, come in after the rows."""
+        if not self.rows:
+            return
+        self.rows = [
+            replace(r, shape_after=shapes[r.agent_id])
+            if r.shape_after is None and r.agent_id in shapes
+            else r
+            for r in self.rows
+        ]
+        self.dataChanged.emit(self.index(0, 3), self.index(len(self.rows) - 1, 3))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(self.rows)
@@ -105,8 +120,6 @@ class PlanModel(QAbstractTableModel):
         if not row.can_go:
             return False
         ticked = Qt.CheckState(value) == Qt.CheckState.Checked
-        from dataclasses import replace
-
         self.rows[index.row()] = replace(row, ticked=ticked)
         self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
         return True
@@ -161,6 +174,7 @@ class ChangePreviewDialog(QDialog):
         self.revert_button.clicked.connect(self.on_revert)
         self.close_button.clicked.connect(self.reject)
         flow.preview_ready.connect(self.show_rows)
+        flow.shapes_checked.connect(self.model.set_shapes)
         flow.rebased.connect(self.show_rebased)
         flow.applied.connect(self.show_applied)
         flow.reverted.connect(self.show_reverted)

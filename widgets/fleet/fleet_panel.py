@@ -29,16 +29,16 @@ class FleetFilter(QSortFilterProxyModel):
     def __init__(self, model: FleetTableModel) -> None:
         super().__init__(model)
         self._model = model
-        self._words: list[str] = []
         self.setSourceModel(model)
 
     def set_text(self, text: str) -> None:
+        words = text.casefold().split()
         if not hasattr(self, "beginFilterChange"):  # before Qt 6.9
-            self._words = text.casefold().split()
+            self._model.set_filter(words)
             self.invalidateRowsFilter()
             return
         self.beginFilterChange()  # Qt 6.9's way: invalidateRowsFilter() is deprecated there
-        self._words = text.casefold().split()
+        self._model.set_filter(words)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -48,10 +48,7 @@ class FleetFilter(QSortFilterProxyModel):
     def filterAcceptsRow(
         self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
     ) -> bool:
-        if not self._words:
-            return True
-        haystack = self._model.haystack(source_row)
-        return all(word in haystack for word in self._words)
+        return self._model.accepted(source_row)
 
 
 class FleetPanel(QWidget):

@@ -42,6 +42,8 @@ class FleetTableModel(QAbstractTableModel):
         self._rows: list[HealthRow] = []
         self._guilds: dict[str, str] = {}
         self._haystacks: list[str] = []
+        self._words: list[str] = []
+        self._accepted: list[bool] | None = None  # None: no filter
 
     def set_rows(self, rows: list[HealthRow], guild_names: dict[str, str] | None = None) -> None:
         self.beginResetModel()
@@ -53,10 +55,20 @@ class FleetTableModel(QAbstractTableModel):
             f"{r.name} {r.id} {self._display(r, 1)} {r.guild_id} {' '.join(r.shape)}".casefold()
             for r in self._rows
         ]
+        self.set_filter(self._words)
         self.endResetModel()
 
     def haystack(self, row: int) -> str:
         return self._haystacks[row]
+
+    def set_filter(self, words: list[str]) -> None:
+        """Which rows hold every word (any case), worked out in one pass; the proxy then asks
+        ``accepted(row)``, a list lookup."""
+        self._words = words
+        self._accepted = [all(w in h for w in words) for h in self._haystacks] if words else None
+
+    def accepted(self, row: int) -> bool:
+        return self._accepted is None or self._accepted[row]
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorted here, in one ``sorted`` over plain keys: a proxy sorting through ``data()``
@@ -71,6 +83,8 @@ class FleetTableModel(QAbstractTableModel):
         where = {old: new for new, old in enumerate(new_order)}
         self._rows = [self._rows[i] for i in new_order]
         self._haystacks = [self._haystacks[i] for i in new_order]
+        if self._accepted is not None:
+            self._accepted = [self._accepted[i] for i in new_order]
         kept = self.persistentIndexList()
         self.changePersistentIndexList(kept, [self.index(where[i.row()], i.column()) for i in kept])
         self.layoutChanged.emit()

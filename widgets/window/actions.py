@@ -56,9 +56,9 @@ class WindowActions(QObject):
         )
         self.versions = self._action("&Versions", "history", QKeySequence("Ctrl+Shift+H"))
         self.versions.setCheckable(True)
-        self.fleet = self._action("&Fleet", None, QKeySequence("Ctrl+Shift+L"))
+        self.fleet = self._action("&Fleet", None, QKeySequence("Ctrl+Shift+A"))
         self.fleet.setToolTip(
-            "Every agent at a glance: sizes, budget, embeds, shape (Ctrl+Shift+L)"
+            "Every agent at a glance: sizes, budget, embeds, shape (Ctrl+Shift+A)"
         )
         self.search_every_task = self._action(
             "&Search every Task…", None, QKeySequence("Ctrl+Shift+F")
