@@ -14,13 +14,7 @@ from typing import Any
 from app.cli.common import UsageError
 from app.cli.org_source import OrgSource
 from app.core.expander import expand_embeds, task_display_path
-from app.core.fleet_rows import (
-    BadPatternError,
-    expansion_facts,
-    health_row,
-    line_matches,
-    search_pattern,
-)
+from app.core.fleet_rows import BadPatternError, LineSearch, expansion_facts, health_row
 from app.core.models import Reader
 
 
@@ -87,7 +81,7 @@ def search_hits(
     if not query:
         raise UsageError("say what to search for")
     try:
-        pattern = search_pattern(query, regex=regex)
+        search = LineSearch(query, regex=regex)
     except BadPatternError:
         raise UsageError(f"the pattern {query!r} is not a Python regular expression") from None
     answered = _asked_server(
@@ -112,7 +106,7 @@ def search_hits(
         text, _ = source.task(agent.id)
         if in_prompt:
             text = _expanded(source, agent.id, agent.guild_id, text).text
-        matches = line_matches(pattern, text)
+        matches = search.lines(text)
         if matches:
             hits.append({"id": agent.id, "name": agent.name, "matches": matches})
     return hits

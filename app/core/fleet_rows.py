@@ -89,3 +89,48 @@ def line_matches(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
         )
         pos = end + 1
     return found
+
+
+def plain_line_matches(text: str, lowered: str, needle: str) -> list[dict[str, Any]] | None:
+    """As ``line_matches`` for a plain, lower-cased ``needle`` in ``lowered`` (``text``
+    lower-cased): a plain ``find``, several times faster than a case-insensitive pattern.
+    None where lower-casing changed the text's length (a few letters, such as "İ", do):
+    then offsets differ, and the pattern must answer."""
+    if len(lowered) != len(text):
+        return None
+    found: list[dict[str, Any]] = []
+    line_no, counted_to, pos, size = 1, 0, 0, len(text)
+    while pos <= size:
+        at = lowered.find(needle, pos)
+        if at < 0:
+            break
+        line_no += text.count("\n", counted_to, at)
+        counted_to = at
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = size if end < 0 else end
+        line = text[start:end].removesuffix("\r")
+        found.append({"line": line_no, "column": at - start + 1, "text": line})
+        pos = end + 1
+    return found
+
+
+class LineSearch:
+    """One search over many texts: plain text (any case) or a Python pattern."""
+
+    def __init__(self, query: str, *, regex: bool) -> None:
+        self.pattern = search_pattern(query, regex=regex)  # BadPatternError
+        self._needle = None if regex else query.lower()
+
+    def lines(self, text: str, lowered: str | None = None) -> list[dict[str, Any]]:
+        """The matching lines of ``text``; ``lowered``: ``text.lower()`` when already made."""
+        if self._needle is not None:
+            low = text.lower() if lowered is None else lowered
+            if self._needle not in low and len(low) == len(text):
+                return []
+            found = plain_line_matches(text, low, self._needle)
+            if found is not None:
+                return found
+        elif self.pattern.search(text) is None:
+            return []
+        return line_matches(self.pattern, text)

@@ -40,6 +40,7 @@ class FleetCache:
         self._shapes: dict[str, tuple[str, ...]] = {}
         self._facts: dict[tuple[str, str, int], ExpandedFacts] = {}
         self._text_chars = 0
+        self._tasks: dict[str, tuple[str, str]] = {}  # Task hash → (text, lower-cased)
 
     def shape(self, task_hash: str, content: str) -> tuple[str, ...]:
         with self._lock:
@@ -91,3 +92,22 @@ class FleetCache:
                 expansion.text,
             )
         return found
+
+    def task_texts(
+        self, hashes: dict[str, str], fetch: Callable[[list[str]], dict[str, str]]
+    ) -> dict[str, tuple[str, str]]:
+        """Each agent's live Task text and its lower-cased form, by agent; ``hashes`` is
+        agent → Task hash, ``fetch(agent_ids)`` reads the texts not kept yet."""
+        with self._lock:
+            kept = {a: self._tasks.get(h) for a, h in hashes.items()}
+        missing = [a for a, found in kept.items() if found is None]
+        if missing:
+            fetched = fetch(missing)
+            with self._lock:
+                if len(self._tasks) + len(fetched) > MAX_ENTRIES:
+                    self._tasks.clear()
+                for agent_id, text in fetched.items():
+                    pair = (text, text.lower())
+                    self._tasks[hashes[agent_id]] = pair
+                    kept[agent_id] = pair
+        return {a: pair for a, pair in kept.items() if pair is not None}

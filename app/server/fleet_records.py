@@ -28,6 +28,25 @@ def live_tasks(tx: Transaction, guild_id: str | None = None) -> list[LiveTask]:
     return [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class AgentHead:
+    """An agent and its Task's hash, without the text."""
+
+    agent: AgentRecord
+    hash: str
+
+
+def agent_heads(tx: Transaction, guild_id: str | None = None) -> list[AgentHead]:
+    """Every agent (of one guild, or all) with its Task's hash, by id: no text is read."""
+    sql = "SELECT id, name, guild_id, task_version, task_hash FROM agents"
+    args: tuple[str, ...] = ()
+    if guild_id is not None:
+        sql += " WHERE guild_id = ?"
+        args = (guild_id,)
+    rows = tx.conn.execute(sql + " ORDER BY id", args)
+    return [AgentHead(AgentRecord(r[0], r[1], r[2], r[3]), r[4]) for r in rows]
+
+
 IDS_PER_QUERY = 500
 """Ids in one ``IN (…)``: within every SQLite's and PostgreSQL's parameter limits."""
 

@@ -9,7 +9,6 @@ leaves the whole module unmounted.
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.core.fleet_rows import BadPatternError, health_row, line_matches, search_pattern
+from app.core.fleet_rows import BadPatternError, LineSearch, health_row
 from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.server.auth import database
 from app.server.callers import Caller
@@ -31,10 +30,13 @@ from app.server.change_set_records import (
     list_change_sets,
     revert_plan,
 )
+from app.server.database import Transaction
 from app.server.fleet_cache import FleetCache
 from app.server.fleet_records import (
+    AgentHead,
+    LiveTask,
+    agent_heads,
     expander_for,
-    live_tasks,
     live_tasks_of,
     newest_runs,
     open_proposal_counts,
@@ -66,7 +68,7 @@ def org_health(request: Request, caller: Caller) -> Response:
     _operators_only(caller)
     cache = fleet_cache(request)
     with database(request).read() as tx:
-        tasks = live_tasks(tx)
+        tasks = _live(tx, cache, agent_heads(tx))
         generation = tx.files_generation()
         expand = expander_for(tx)
         runs = newest_runs(tx)
@@ -97,6 +99,15 @@ def org_health(request: Request, caller: Caller) -> Response:
     return JsonResponse({"agents": rows})
 
 
+def _live(tx: Transaction, cache: FleetCache, heads: list[AgentHead]) -> list[LiveTask]:
+    """The agents' live Tasks, their texts from the cache where the hash is known there."""
+    texts = cache.task_texts(
+        {h.agent.id: h.hash for h in heads},
+        lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
+    )
+    return [LiveTask(h.agent, texts[h.agent.id][0], h.hash) for h in heads if h.agent.id in texts]
+
+
 def fleet_cache(request: Request) -> FleetCache:
     """The app's one cache of shape checks and expansions (made on first use)."""
     state = request.app.state
@@ -109,12 +120,12 @@ def fleet_cache(request: Request) -> FleetCache:
 # ------------------------------------------------------------------ search
 
 
-def _pattern(request: Request) -> re.Pattern[str]:
+def _search(request: Request) -> LineSearch:
     query = request.query_params.get("q", "")
     if not query:
         raise ApiError(422, "q must not be empty")
     try:
-        return search_pattern(query, regex=request.query_params.get("regex") in ("1", "true"))
+        return LineSearch(query, regex=request.query_params.get("regex") in ("1", "true"))
     except BadPatternError:
         raise ApiError(422, "bad pattern") from None
 
@@ -127,35 +138,38 @@ def org_search(request: Request, caller: Caller) -> Response:
     where = request.query_params.get("in", "task")
     if where not in ("task", "prompt"):
         raise ApiError(422, "in must be task or prompt")
-    pattern = _pattern(request)
+    search = _search(request)
     guild = request.query_params.get("guild")
+    cache = fleet_cache(request)
     with database(request).read() as tx:
         if guild is not None and not tx.guild_exists(guild):
             raise ApiError(404, "no such guild")
-        tasks = live_tasks(tx, guild)
-        expand = expander_for(tx) if where == "prompt" else None
-        generation = tx.files_generation()
-        cache = fleet_cache(request)
         agents = []
-        for task in tasks:
-            if expand is None:
-                text = task.content
-            else:
-                text = (
-                    cache.facts(
-                        task.agent.id,
-                        task.hash,
-                        generation,
-                        partial(expand, task),
-                        need_text=True,
-                    ).text
-                    or ""
+        if where == "task":
+            heads = agent_heads(tx, guild)
+            texts = cache.task_texts(
+                {h.agent.id: h.hash for h in heads},
+                lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
+            )
+            for head in heads:
+                text, lowered = texts[head.agent.id]
+                matches = search.lines(text, lowered)
+                if matches:
+                    agents.append(
+                        {"id": head.agent.id, "name": head.agent.name, "matches": matches}
+                    )
+        else:
+            expand = expander_for(tx)
+            generation = tx.files_generation()
+            for task in _live(tx, cache, agent_heads(tx, guild)):
+                facts = cache.facts(
+                    task.agent.id, task.hash, generation, partial(expand, task), need_text=True
                 )
-            if pattern.search(text) is None:
-                continue
-            matches = line_matches(pattern, text)
-            if matches:
-                agents.append({"id": task.agent.id, "name": task.agent.name, "matches": matches})
+                matches = search.lines(facts.text or "")
+                if matches:
+                    agents.append(
+                        {"id": task.agent.id, "name": task.agent.name, "matches": matches}
+                    )
     return JsonResponse({"agents": agents})
 
 

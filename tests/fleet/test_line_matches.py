@@ -27,3 +27,13 @@ def test_plain_text_is_not_a_pattern_and_a_bad_pattern_is_refused() -> None:
     ]
     with pytest.raises(BadPatternError):
         search_pattern("[", regex=True)
+
+
+def test_plain_search_finds_any_case_even_where_lower_casing_changes_lengths() -> None:
+    from app.core.fleet_rows import LineSearch
+
+    search = LineSearch("csv", regex=False)
+    assert search.lines("a\nExport CSV now") == [{"line": 2, "column": 8, "text": "Export CSV now"}]
+    # "İ" lower-cases to two characters: the offsets of the lower-cased text would be off.
+    assert search.lines("İİ CSV") == [{"line": 1, "column": 4, "text": "İİ CSV"}]
+    assert search.lines("no match") == []

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import (
-    QModelIndex,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -24,7 +18,8 @@ from widgets.fleet.fleet_table_model import AGENT_ID_ROLE, FleetTableModel
 
 
 class FleetFilter(QSortFilterProxyModel):
-    """Rows whose cells hold every word typed, any case; sorted on the model's raw values."""
+    """The table's proxy, passing its filter and sort to the model, which does both in plain
+    Python passes (a C++ proxy calling Python per row, per comparison, is what stalls)."""
 
     def __init__(self, model: FleetTableModel) -> None:
         super().__init__(model)
@@ -32,23 +27,10 @@ class FleetFilter(QSortFilterProxyModel):
         self.setSourceModel(model)
 
     def set_text(self, text: str) -> None:
-        words = text.casefold().split()
-        if not hasattr(self, "beginFilterChange"):  # before Qt 6.9
-            self._model.set_filter(words)
-            self.invalidateRowsFilter()
-            return
-        self.beginFilterChange()  # Qt 6.9's way: invalidateRowsFilter() is deprecated there
-        self._model.set_filter(words)
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        self._model.set_filter(text.casefold().split())
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """The table's own order: the model sorts itself; the proxy only filters."""
         self._model.sort(column, order)
-
-    def filterAcceptsRow(
-        self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
-    ) -> bool:
-        return self._model.accepted(source_row)
 
 
 class FleetPanel(QWidget):

@@ -39,11 +39,11 @@ def _changed(value: bool | None) -> str:
 class FleetTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[HealthRow] = []
+        self._rows: list[HealthRow] = []  # every agent, in the table's order
         self._guilds: dict[str, str] = {}
         self._haystacks: list[str] = []
         self._words: list[str] = []
-        self._accepted: list[bool] | None = None  # None: no filter
+        self._shown: list[int] = []  # the rows the filter keeps, as indices into _rows
 
     def set_rows(self, rows: list[HealthRow], guild_names: dict[str, str] | None = None) -> None:
         self.beginResetModel()
@@ -55,20 +55,23 @@ class FleetTableModel(QAbstractTableModel):
             f"{r.name} {r.id} {self._display(r, 1)} {r.guild_id} {' '.join(r.shape)}".casefold()
             for r in self._rows
         ]
-        self.set_filter(self._words)
+        self._shown = self._kept(self._words)
         self.endResetModel()
 
-    def haystack(self, row: int) -> str:
-        return self._haystacks[row]
+    def _kept(self, words: list[str]) -> list[int]:
+        if not words:
+            return list(range(len(self._rows)))
+        return [i for i, h in enumerate(self._haystacks) if all(w in h for w in words)]
 
     def set_filter(self, words: list[str]) -> None:
-        """Which rows hold every word (any case), worked out in one pass; the proxy then asks
-        ``accepted(row)``, a list lookup."""
+        """Keeps the rows holding every word (any case): one pass in Python, then a reset,
+        so the view asks only for the rows it paints (no call per row, per key)."""
+        if words == self._words:
+            return
+        self.beginResetModel()
         self._words = words
-        self._accepted = [all(w in h for w in words) for h in self._haystacks] if words else None
-
-    def accepted(self, row: int) -> bool:
-        return self._accepted is None or self._accepted[row]
+        self._shown = self._kept(words)
+        self.endResetModel()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorted here, in one ``sorted`` over plain keys: a proxy sorting through ``data()``
@@ -80,20 +83,23 @@ class FleetTableModel(QAbstractTableModel):
         # Stable both ways: equal keys keep their order (name order after a name sort).
         new_order = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
         self.layoutAboutToBeChanged.emit()
-        where = {old: new for new, old in enumerate(new_order)}
+        before = [self._rows[i].id for i in self._shown]
         self._rows = [self._rows[i] for i in new_order]
         self._haystacks = [self._haystacks[i] for i in new_order]
-        if self._accepted is not None:
-            self._accepted = [self._accepted[i] for i in new_order]
+        self._shown = self._kept(self._words)
+        now = {self._rows[i].id: r for r, i in enumerate(self._shown)}
         kept = self.persistentIndexList()
-        self.changePersistentIndexList(kept, [self.index(where[i.row()], i.column()) for i in kept])
+        self.changePersistentIndexList(
+            kept, [self.index(now[before[i.row()]], i.column()) for i in kept]
+        )
         self.layoutChanged.emit()
 
     def row_at(self, row: int) -> HealthRow:
-        return self._rows[row]
+        """The agent shown at ``row``."""
+        return self._rows[self._shown[row]]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else len(self._shown)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
         return 0 if parent.isValid() else len(COLUMNS)
@@ -108,7 +114,7 @@ class FleetTableModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self._rows[index.row()]
+        row = self._rows[self._shown[index.row()]]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)
