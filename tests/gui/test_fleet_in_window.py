@@ -65,3 +65,51 @@ def test_a_spec_only_server_is_told_in_one_line(qtbot, make_window, tmp_path) ->
         window.actions_.search_every_task.trigger()
         assert window.fleet_windows.search_dialog is None
         assert said(window)[-1] == NO_FLEET
+
+
+def test_an_edit_applied_to_the_selected_agents_goes_through_the_preview(
+    qtbot, window: MainWindow, live_server: LiveServer
+) -> None:
+    import requests
+
+    window.actions_.fleet.trigger()
+    panel = window.fleet_windows.fleet_dialog.panel
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 4, timeout=TIMEOUT)
+    assert not panel.edit_button.isEnabled()
+    qtbot.keyClicks(panel.filter, "ops")  # the Operations guild: Scout and Writer
+    assert panel.proxy.rowCount() == 2
+    panel.table.selectAll()
+    assert sorted(panel.selected_ids()) == ["a_scout", "a_writer"]
+    panel.edit_button.click()
+    asking = window.fleet_windows.edit_dialog
+    asking.heading.setText("Work")
+    asking.line.setText("- Ask before closing a ticket.")
+    asking.preview_button.click()
+    qtbot.waitUntil(lambda: window.fleet_windows.preview_dialog is not None, timeout=TIMEOUT)
+    preview = window.fleet_windows.preview_dialog
+    qtbot.waitUntil(lambda: len(preview.model.rows) == 2, timeout=TIMEOUT)
+    assert preview.title.text() == "Insert “- Ask before closing a ticket.” under Work"
+    with qtbot.waitSignal(preview.flow.applied, timeout=TIMEOUT):
+        preview.apply_button.click()
+    task = requests.get(
+        live_server.url + "/api/agents/a_writer/files/task.md",
+        headers=live_server.auth("ann"),
+        timeout=10,
+    ).json()
+    assert "## Work\n- Ask before closing a ticket.\n" in task["content"]
+    assert task["change_set"]["title"] == preview.title.text()
+
+
+def test_a_search_by_guild(qtbot, window: MainWindow) -> None:
+    window.actions_.search_every_task.trigger()
+    dialog = window.fleet_windows.search_dialog
+    qtbot.keyClicks(dialog.query, "e")  # in every Task
+    with qtbot.waitSignal(dialog._search.found, timeout=TIMEOUT):
+        dialog.find_button.click()
+    everyone = {a.id for a in dialog.found}
+    assert {"a_scout", "a_writer", "a_analyst"} <= everyone
+    dialog.guild.setCurrentIndex(dialog.guild.findText("Research"))
+    with qtbot.waitSignal(dialog._search.found, timeout=TIMEOUT):
+        dialog.find_button.click()
+    research = {a.id for a in dialog.found}
+    assert "a_analyst" in research and research <= {"a_analyst", "a_helper"}

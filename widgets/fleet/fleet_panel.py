@@ -5,8 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -37,6 +39,7 @@ class FleetPanel(QWidget):
     """``show_rows`` fills it; ``agent_activated(agent_id)`` when a row is activated."""
 
     agent_activated = Signal(str)
+    edit_requested = Signal(list)  # the selected agents' ids
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -61,8 +64,17 @@ class FleetPanel(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.activated.connect(self._on_activated)
         self.status = plain_label("Loading the fleet…", self)
+        self.edit_button = QPushButton("Apply an &edit to the selected agents…", self)
+        self.edit_button.setEnabled(False)
+        self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.selected_ids()))
+        self.table.selectionModel().selectionChanged.connect(
+            lambda *_: self.edit_button.setEnabled(bool(self.selected_ids()))
+        )
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.edit_button)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.filter)
+        layout.addLayout(top)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.status)
 
@@ -73,6 +85,10 @@ class FleetPanel(QWidget):
         self.status.setText(
             f"{len(rows):,} agents · {over:,} over budget · {broken:,} with unreachable embeds"
         )
+
+    def selected_ids(self) -> list[str]:
+        rows = self.table.selectionModel().selectedRows()
+        return [str(index.data(AGENT_ID_ROLE)) for index in rows]
 
     def show_failure(self, text: str) -> None:
         self.status.setText(text)

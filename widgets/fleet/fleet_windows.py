@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
 
-from app.core.change_plan import BadEditError, replace_edit
+from app.core.change_plan import BadEditError, Edit, replace_edit
 from app.desk.change_set_flow import ChangeSetFlow
 from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
 from app.desk.runner import Runner
 from widgets.fleet.audit_dialog import AuditDialog
 from widgets.fleet.change_preview import ChangePreviewDialog
+from widgets.fleet.edit_selected_dialog import EditSelectedDialog
 from widgets.fleet.fleet_panel import FleetPanel
 from widgets.fleet.search_dialog import SearchDialog
 
@@ -71,6 +72,7 @@ class FleetWindows(QObject):
         self.search_dialog: SearchDialog | None = None
         self.audit_dialog: AuditDialog | None = None
         self.preview_dialog: ChangePreviewDialog | None = None
+        self.edit_dialog: EditSelectedDialog | None = None
 
     def _usable(self) -> Connection | None:
         connection = self._connection()
@@ -93,6 +95,7 @@ class FleetWindows(QObject):
             guilds = {g.id: g.name for g in connection.guilds}
             dialog = FleetDialog(FleetHealth(self._runner, connection.client), guilds, self._window)
             dialog.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
+            dialog.panel.edit_requested.connect(self.ask_edit_for)
             dialog.finished.connect(lambda _: self._forget("fleet_dialog"))
             self.fleet_dialog = dialog
         self.fleet_dialog.refresh()
@@ -104,7 +107,9 @@ class FleetWindows(QObject):
         if connection is None:
             return
         if self.search_dialog is None:
-            dialog = SearchDialog(FleetSearch(self._runner, connection.client), self._window)
+            guilds = {g.id: g.name for g in connection.guilds}
+            search = FleetSearch(self._runner, connection.client)
+            dialog = SearchDialog(search, self._window, guilds)
             dialog.hit_activated.connect(self._open_at)
             dialog.replace_requested.connect(self.open_replace_preview)
             dialog.finished.connect(lambda _: self._forget("search_dialog"))
@@ -136,8 +141,21 @@ class FleetWindows(QObject):
         except BadEditError as bad:
             self._say(str(bad))
             return
+        self.open_preview(agent_ids, edit, f"Replace “{find}” with “{replacement}”"[:200])
+
+    def ask_edit_for(self, agent_ids: list[str]) -> None:
+        """Apply an edit to the selected agents: what edit, then its change set's preview."""
+        asking = EditSelectedDialog(len(agent_ids), self._window)
+        self.edit_dialog = asking
+        asking.accepted.connect(lambda: self.open_preview(agent_ids, asking.edit(), asking.title()))
+        asking.finished.connect(lambda _: self._forget("edit_dialog"))
+        asking.open()
+
+    def open_preview(self, agent_ids: list[str], edit: Edit, title: str) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
         flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
-        title = f"Replace “{find}” with “{replacement}”"[:200]
         dialog = ChangePreviewDialog(flow, title, self._window)
         dialog.finished.connect(lambda _: self._forget("preview_dialog"))
         self.preview_dialog = dialog

@@ -6,6 +6,7 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QHBoxLayout,
     QLineEdit,
@@ -31,7 +32,12 @@ class SearchDialog(QDialog):
     hit_activated = Signal(str, int)
     replace_requested = Signal(list, str, str, bool)
 
-    def __init__(self, search: FleetSearch, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        search: FleetSearch,
+        parent: QWidget | None = None,
+        guilds: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("searchEveryTask")
         self.setWindowTitle("Search every Task")
@@ -43,6 +49,11 @@ class SearchDialog(QDialog):
         self.query.setAccessibleName("Text to find")
         self.in_prompt = QCheckBox("In the prompt as the agent gets it", self)
         self.regex = QCheckBox("Regular expression", self)
+        self.guild = QComboBox(self)
+        self.guild.setAccessibleName("Guild")
+        self.guild.addItem("Every guild", None)
+        for guild_id, name in sorted((guilds or {}).items(), key=lambda g: g[1].casefold()):
+            self.guild.addItem(name, guild_id)
         self.find_button = QPushButton("&Search", self)
         self.find_button.setDefault(True)
         self.replacement = QLineEdit(self)
@@ -63,6 +74,7 @@ class SearchDialog(QDialog):
         options = QHBoxLayout()
         options.addWidget(self.in_prompt)
         options.addWidget(self.regex)
+        options.addWidget(self.guild)
         options.addStretch(1)
         replace_row = QHBoxLayout()
         replace_row.addWidget(self.replacement, 1)
@@ -86,7 +98,10 @@ class SearchDialog(QDialog):
         self._asked = (self.query.text(), self.in_prompt.isChecked(), self.regex.isChecked())
         self.status.setText("Searching…")
         self._search.search(
-            self.query.text(), in_prompt=self.in_prompt.isChecked(), regex=self.regex.isChecked()
+            self.query.text(),
+            in_prompt=self.in_prompt.isChecked(),
+            regex=self.regex.isChecked(),
+            guild_id=self.guild.currentData(),
         )
 
     def show_results(self, found: list[AgentMatches]) -> None:
