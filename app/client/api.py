@@ -52,6 +52,11 @@ from app.core.models import AgentEmbedStatus, AgentRow, EmbeddableNote, Guild, M
 
 log = logging.getLogger(__name__)
 
+FLEET_READ_TIMEOUT = 60.0
+"""Seconds the fleet's health and searches may take: a cold server works out every agent."""
+FLEET_MAX_BODY_BYTES = 64 * 1024 * 1024
+"""A search hitting every line of 5,000 Tasks answers several MB."""
+
 TASKS_PER_REQUEST = 200
 """Agents per ``GET /api/org/tasks``: the address stays a few KB, the answer under 1 MB."""
 
@@ -95,6 +100,16 @@ class TaskdeskClient:
         self._handed: dict[str, tuple[TaskDoc, float]] = {}  # see hand_over
         self._notes: tuple[str, tuple[EmbeddableNote, ...]] | None = None  # last list, its ETag
         self._compact_notes = False  # see ask_compact_notes
+        # The fleet's org-wide reads work out every agent (seconds, cold, at 5,000 agents):
+        # they get a read timeout of their own, on a session of their own.
+        self._fleet_http = Transport(
+            base_url,
+            token,
+            connect_timeout=connect_timeout,
+            read_timeout=max(read_timeout, FLEET_READ_TIMEOUT),
+            deadline=max(deadline, FLEET_READ_TIMEOUT),
+            max_body_bytes=max(max_body_bytes, FLEET_MAX_BODY_BYTES),
+        )
 
     @property
     def base_url(self) -> str:
@@ -111,6 +126,7 @@ class TaskdeskClient:
 
     def close(self) -> None:
         self._http.close()
+        self._fleet_http.close()
 
     # ------------------------------------------------------------------ people and org
 
@@ -322,7 +338,7 @@ class TaskdeskClient:
 
     def org_health(self) -> list[HealthRow]:
         """Every agent's health; `NotFound` where the server lacks the fleet."""
-        answer = self._http.request("GET", "/api/org/health")
+        answer = self._fleet_http.request("GET", "/api/org/health")
         return parse_answer(
             answer.body, "the fleet", health_from, _type(answer), long_lists=("agents",)
         )
@@ -354,7 +370,7 @@ class TaskdeskClient:
             params["regex"] = "1"
         if guild_id:
             params["guild"] = guild_id
-        answer = self._http.request("GET", "/api/org/search?" + urlencode(params))
+        answer = self._fleet_http.request("GET", "/api/org/search?" + urlencode(params))
         return parse_answer(
             answer.body, "the search", search_from, _type(answer), long_lists=("agents",)
         )
@@ -393,7 +409,7 @@ class TaskdeskClient:
 
     def revert_change_set(self, change_set_id: str) -> ChangeSet:
         """A new change set putting the Tasks back; ``skipped`` the ones saved since."""
-        answer = self._http.request(
+        answer = self._fleet_http.request(
             "POST",
             f"/api/org/change-sets/{_segment(change_set_id)}/revert",
             body=b"{}",
