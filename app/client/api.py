@@ -396,7 +396,9 @@ class TaskdeskClient:
                 "A Task of the change set holds a character that cannot be saved (a broken "
                 "Unicode character). Untick that Task or fix it, then apply again."
             ) from None
-        answer = self._http.request("POST", "/api/org/change-sets", body=body, expect=(200, 201))
+        answer = self._fleet_http.request(
+            "POST", "/api/org/change-sets", body=body, expect=(200, 201)
+        )
         return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
 
     def change_sets(self) -> list[ChangeSet]:
