@@ -47,7 +47,7 @@ def main() -> int:
     window.actions_.fleet.trigger()
     dialog = fleet.fleet_dialog
     assert dialog is not None
-    dialog.resize(1180, 420)
+    dialog.resize(1260, 420)
     wait_until("the fleet", lambda: dialog.panel.proxy.rowCount() > 0)
     dialog.panel.table.resizeColumnsToContents()
     save(dialog, "screenshot-fleet.png")
@@ -92,6 +92,7 @@ def main() -> int:
 def big_fleet(shots: Shots, window: object, home: Path) -> None:
     """The fleet table on the 5,000-agent / 50,000-note workspace."""
     sys.path.insert(0, str(ROOT / "bench"))
+    from PySide6.QtCore import Qt
     from scale_workspace import BIG, OPERATOR_TOKEN, generate
 
     from app.server import start_server
@@ -112,11 +113,9 @@ def big_fleet(shots: Shots, window: object, home: Path) -> None:
         window.actions_.fleet.trigger()
         dialog = window.fleet_windows.fleet_dialog
         assert dialog is not None
-        dialog.resize(1180, 520)
+        dialog.resize(1260, 520)
         shots.wait_until("5,000 rows", lambda: dialog.panel.proxy.rowCount() == 5000, 180_000)
-        dialog.panel.table.sortByColumn(
-            3, dialog.panel.table.horizontalHeader().sortIndicatorOrder().DescendingOrder
-        )
+        dialog.panel.table.sortByColumn(4, Qt.SortOrder.DescendingOrder)  # unreachable first
         dialog.panel.table.resizeColumnsToContents()
         shots.save(dialog, "screenshot-fleet-5000.png")
         dialog.close()

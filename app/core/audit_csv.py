@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from app.core.fleet_models import AuditEvent
 
-AUDIT_COLUMNS = ("at", "kind", "by", "agents", "version", "note", "change set", "title")
+AUDIT_COLUMNS = ("at", "kind", "by", "agents", "version", "note", "title", "change set")
 
 
 def audit_cells(event: AuditEvent) -> tuple[str, ...]:
@@ -19,8 +19,8 @@ def audit_cells(event: AuditEvent) -> tuple[str, ...]:
         " ".join(event.agent_ids),
         "" if event.version is None else str(event.version),
         event.display_path or "",
-        event.change_set_id or "",
         event.title or "",
+        event.change_set_id or "",
     )
 
 
