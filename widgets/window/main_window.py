@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.embedded import EmbeddedServer
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
+    from widgets.fleet.fleet_windows import FleetWindows
     from widgets.task.task_tab import TaskTab
     from widgets.window.tab_builder import TabBuilder
 
@@ -147,15 +148,11 @@ class MainWindow(QMainWindow):
         )
         self.connected.connect(self.recent_servers.refresh)
         self.actions_.quit.triggered.connect(self.close)
-        from widgets.fleet.fleet_windows import FleetWindows
-
         self._line_to_show: tuple[str, int] | None = None  # a search hit's agent and line
-        self.fleet_windows = FleetWindows(
-            self, self.runner, lambda: self.connection, self.open_agent_at, self.messages.info
-        )
-        self.actions_.fleet.triggered.connect(self.fleet_windows.open_fleet)
-        self.actions_.search_every_task.triggered.connect(self.fleet_windows.open_search)
-        self.actions_.audit.triggered.connect(self.fleet_windows.open_audit)
+        self._fleet_windows: FleetWindows | None = None
+        self.actions_.fleet.triggered.connect(lambda: self.fleet_windows.open_fleet())
+        self.actions_.search_every_task.triggered.connect(lambda: self.fleet_windows.open_search())
+        self.actions_.audit.triggered.connect(lambda: self.fleet_windows.open_audit())
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
@@ -350,6 +347,17 @@ class MainWindow(QMainWindow):
         self.task_tab.open_agent(agent, self.agent_model.guild_name(agent.guild_id))
         for action in self.actions_.task_actions():
             action.setEnabled(True)
+
+    @property
+    def fleet_windows(self) -> FleetWindows:
+        """The fleet's windows, loaded on first use: nothing of them before the first paint."""
+        if self._fleet_windows is None:
+            from widgets.fleet.fleet_windows import FleetWindows
+
+            self._fleet_windows = FleetWindows(
+                self, self.runner, lambda: self.connection, self.open_agent_at, self.messages.info
+            )
+        return self._fleet_windows
 
     def open_agent_at(self, agent_id: str, line: int) -> None:
         """Open the agent (a fleet row, a search hit) with the Task's cursor at ``line``."""
