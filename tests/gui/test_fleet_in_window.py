@@ -12,15 +12,22 @@ TIMEOUT = 15_000
 
 def test_view_fleet_lists_every_agent_and_a_row_opens_it(qtbot, window: MainWindow) -> None:
     window.actions_.fleet.trigger()
-    dialog = window.fleet_windows.fleet_dialog
+    dialog = window.fleet_windows.fleet_view
     assert dialog is not None and dialog.isVisible()
     panel = dialog.panel
     qtbot.waitUntil(lambda: panel.proxy.rowCount() == 4, timeout=TIMEOUT)
     assert "Operations" in {panel.proxy.index(r, 1).data() for r in range(4)}
     row = next(r for r in range(4) if panel.proxy.index(r, 0).data() == "Writer")
+    tabs = window.beside_task.tabs
+    assert tabs is not None and [tabs.tabText(i) for i in range(2)] == ["Task", "Fleet"]
+    assert tabs.currentWidget() is dialog
     with qtbot.waitSignal(window.agent_opened, timeout=TIMEOUT) as opened:
         panel.table.activated.emit(panel.proxy.index(row, 0))
     assert opened.args == ["a_writer"]
+    assert tabs.currentWidget() is window.task_tab  # the agent shows, the Fleet stays a tab
+    tabs.tabCloseRequested.emit(0)  # the Task's tab never closes
+    tabs.tabCloseRequested.emit(1)
+    assert tabs.count() == 1 and window.fleet_windows.fleet_view is None
 
 
 def test_a_search_hit_opens_the_task_in_edit_at_its_line(qtbot, window: MainWindow) -> None:
@@ -49,7 +56,7 @@ def test_a_member_is_told_the_fleet_is_for_operators(
     window: MainWindow = make_window()
     sign_in(qtbot, window, live_server.url, live_server.token("mia"))
     window.actions_.fleet.trigger()
-    assert window.fleet_windows.fleet_dialog is None
+    assert window.fleet_windows.fleet_view is None
     assert said(window)[-1] == "The fleet is for operators: sign in as one to see every agent."
 
 
@@ -73,7 +80,7 @@ def test_an_edit_applied_to_the_selected_agents_goes_through_the_preview(
     import requests
 
     window.actions_.fleet.trigger()
-    panel = window.fleet_windows.fleet_dialog.panel
+    panel = window.fleet_windows.fleet_view.panel
     qtbot.waitUntil(lambda: panel.proxy.rowCount() == 4, timeout=TIMEOUT)
     assert not panel.edit_button.isEnabled()
     qtbot.keyClicks(panel.filter, "ops")  # the Operations guild: Scout and Writer

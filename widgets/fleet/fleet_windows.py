@@ -9,10 +9,10 @@ runner, the signed-in connection (None before one) and how to open an agent at a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.core.change_plan import BadEditError, Edit, replace_edit
 from app.desk.change_set_flow import ChangeSetFlow
@@ -30,14 +30,21 @@ if TYPE_CHECKING:
 OPERATORS_ONLY = "The fleet is for operators: sign in as one to see every agent."
 
 
-class FleetDialog(QDialog):
-    """View › Fleet: the fleet table in a window of its own, loaded when it opens."""
+class BesideTaskPlace(Protocol):
+    """Where the Fleet opens: a tab beside the Task (widgets.window.beside_task)."""
+
+    def show(self, widget: QWidget, title: str, on_close: Callable[[], None]) -> None: ...
+
+    def remove(self, widget: QWidget) -> None: ...
+
+
+class FleetView(QWidget):
+    """View › Fleet: the fleet table, a tab beside the Task, loaded when it opens."""
 
     def __init__(self, health: FleetHealth, guilds: dict[str, str], parent: QWidget) -> None:
         super().__init__(parent)
-        self.setObjectName("fleetDialog")
+        self.setObjectName("fleetView")
         self.setWindowTitle("Fleet")
-        self.resize(1100, 640)
         self.health = health
         health.setParent(self)
         self.panel = FleetPanel(self)
@@ -61,6 +68,7 @@ class FleetWindows(QObject):
         connection: Callable[[], Connection | None],
         open_at: Callable[[str, int], None],
         say: Callable[[str], None],
+        beside_task: BesideTaskPlace | None = None,
     ) -> None:
         super().__init__(window)
         self._window = window
@@ -68,17 +76,22 @@ class FleetWindows(QObject):
         self._connection = connection
         self._open_at = open_at
         self._say = say
-        self.fleet_dialog: FleetDialog | None = None
+        self._beside_task = beside_task  # a tab beside the Task; else a window of its own
+        self.fleet_view: FleetView | None = None
         self.search_dialog: SearchDialog | None = None
         self.audit_dialog: AuditDialog | None = None
         self.preview_dialog: ChangePreviewDialog | None = None
         self.edit_dialog: EditSelectedDialog | None = None
+        self._signed_in: Connection | None = None  # the connection the windows were made for
 
     def _usable(self) -> Connection | None:
         connection = self._connection()
         if connection is None:
             self._say("Connect to a server first.")
             return None
+        if connection is not self._signed_in:
+            self._close_all()  # they talk to the server signed in to before
+            self._signed_in = connection
         if connection.me.type != "operator":
             self._say(OPERATORS_ONLY)
             return None
@@ -91,16 +104,21 @@ class FleetWindows(QObject):
         connection = self._usable()
         if connection is None:
             return
-        if self.fleet_dialog is None:
+        if self.fleet_view is None:
             guilds = {g.id: g.name for g in connection.guilds}
-            dialog = FleetDialog(FleetHealth(self._runner, connection.client), guilds, self._window)
-            dialog.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
-            dialog.panel.edit_requested.connect(self.ask_edit_for)
-            dialog.finished.connect(lambda _: self._forget("fleet_dialog"))
-            self.fleet_dialog = dialog
-        self.fleet_dialog.refresh()
-        self.fleet_dialog.show()
-        self.fleet_dialog.raise_()
+            view = FleetView(FleetHealth(self._runner, connection.client), guilds, self._window)
+            view.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
+            view.panel.edit_requested.connect(self.ask_edit_for)
+            self.fleet_view = view
+        view = self.fleet_view
+        view.refresh()
+        if self._beside_task is not None:
+            self._beside_task.show(view, "Fleet", lambda: self._forget("fleet_view"))
+        else:
+            view.setWindowFlag(Qt.WindowType.Window)
+            view.resize(1100, 640)
+            view.show()
+        view.panel.filter.setFocus()
 
     def open_search(self) -> None:
         connection = self._usable()
@@ -161,6 +179,22 @@ class FleetWindows(QObject):
         self.preview_dialog = dialog
         dialog.show()
         flow.preview(agent_ids, edit)
+
+    def _close_all(self) -> None:
+        view = self.fleet_view
+        if view is not None and self._beside_task is not None:
+            self._beside_task.remove(view)
+        for name in (
+            "fleet_view",
+            "search_dialog",
+            "audit_dialog",
+            "preview_dialog",
+            "edit_dialog",
+        ):
+            window = getattr(self, name)
+            if window is not None:
+                window.close()
+            self._forget(name)
 
     def _forget(self, name: str) -> None:
         dialog: Any = getattr(self, name)

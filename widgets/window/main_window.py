@@ -21,6 +21,7 @@ from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
+from widgets.window.beside_task import BesideTask
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
 from widgets.window.messages import Messages
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([240, 1040])
         self.setCentralWidget(self.splitter)
+        self.beside_task = BesideTask(self.splitter)  # the Fleet opens as a tab beside the Task
         restore_place(self, self.splitter)
 
         self.start_up = StartUp(
@@ -180,7 +182,7 @@ class MainWindow(QMainWindow):
         tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
         tab.notes_listed.connect(self.notes_listed)
         self.status_line.follow_editor(tab.editor)
-        self.splitter.replaceWidget(1, tab)
+        self.beside_task.put_task(tab)
         self._placeholder.deleteLater()
         self._task_tab = tab
 
@@ -355,7 +357,12 @@ class MainWindow(QMainWindow):
             from widgets.fleet.fleet_windows import FleetWindows
 
             self._fleet_windows = FleetWindows(
-                self, self.runner, lambda: self.connection, self.open_agent_at, self.messages.info
+                self,
+                self.runner,
+                lambda: self.connection,
+                self.open_agent_at,
+                self.messages.info,
+                self.beside_task,
             )
         return self._fleet_windows
 
@@ -365,6 +372,7 @@ class MainWindow(QMainWindow):
             self.messages.info(f"No agent {agent_id} on this server any more.")
             return
         self._line_to_show = (agent_id, line)
+        self.beside_task.show_task()
         tab = self._task_tab
         if tab is not None and tab.agent is not None and tab.agent.id == agent_id:
             self._show_line(agent_id)
