@@ -9,7 +9,18 @@ from __future__ import annotations
 
 import sys
 
-from app.cli import check, expand, merge, proposals, propose, references, render, serve, used_by
+from app.cli import (
+    check,
+    expand,
+    merge,
+    proposals,
+    propose,
+    references,
+    render,
+    search,
+    serve,
+    used_by,
+)
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, Command, UsageError, build_parser
 from app.core.workspace import WorkspaceError
 
@@ -23,6 +34,7 @@ COMMANDS: tuple[Command, ...] = (
     used_by,
     propose,
     proposals,
+    search,
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(command.NAME for command in COMMANDS)
 

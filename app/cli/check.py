@@ -1,6 +1,7 @@
 """``taskdesk check``: every agent's Task reaches its embeds and keeps within the budget.
 
 ``taskdesk check (--workspace FILE | --server URL) [--json] [--history FILE] [--run ID …]``
+``taskdesk check --all …`` prints the fleet's health rows instead (exit 1 as below).
 For scripts and CI. Exits 0 when every agent is clean, 1 listing each agent whose run would
 meet an unreachable embed (at hop 1 or 2, with its reason) or that is over the 64 KB budget
 (with the smallest set of its largest notes whose removal gets it under), 2 with one line on
@@ -14,6 +15,7 @@ import json
 from typing import Any
 
 from app.cli.common import EXIT_OK, write_stdout
+from app.cli.fleet_source import health_rows
 from app.cli.org_source import add_source_arguments, open_source, references_for
 from app.cli.source_types import AgentInfo
 from app.core.budget import BudgetBreakdown, budget_breakdown
@@ -28,9 +30,16 @@ EXIT_PROBLEMS = 1
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one object per agent")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="the fleet's health rows (as View › Fleet and GET /api/org/health give them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.all:
+        return _run_fleet(args)
     source = open_source(args)
     try:
         results = [(agent, references_for(source, agent)[0]) for agent in source.agents()]
@@ -61,6 +70,28 @@ def run(args: argparse.Namespace) -> int:
             )
         else:
             lines.append(f"all {len(results)} agents are clean")
+        write_stdout("".join(f"{line}\n" for line in lines))
+    return EXIT_PROBLEMS if failing else EXIT_OK
+
+
+def _run_fleet(args: argparse.Namespace) -> int:
+    """Every agent's health row; exit 1 when any is over budget or has unreachable embeds."""
+    source = open_source(args)
+    try:
+        rows = health_rows(source)
+    finally:
+        source.close()
+    failing = [r for r in rows if r["over_budget"] or r["broken_embeds"]]
+    if args.json:
+        write_stdout(json.dumps({"agents": rows}, ensure_ascii=False, indent=1) + "\n")
+    else:
+        lines = [
+            f"{r['id']}\t{r['guild_id']}\t{r['task_bytes']:,} B\t{r['embedded_bytes']:,} B"
+            f"{' OVER BUDGET' if r['over_budget'] else ''}\t{r['broken_embeds']} unreachable"
+            f"\t{' '.join(r['shape']) or 'in shape'}"
+            for r in rows
+        ]
+        lines.append(f"{len(failing)} of {len(rows)} agents are broken or over budget")
         write_stdout("".join(f"{line}\n" for line in lines))
     return EXIT_PROBLEMS if failing else EXIT_OK
 

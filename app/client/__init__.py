@@ -10,8 +10,10 @@ if TYPE_CHECKING:
     from app.client.api import TaskdeskClient
     from app.client.errors import (
         AgentGone,
+        BadPattern,
         BadResponse,
         BudgetExceeded,
+        ChangeSetConflict,
         ConnectionLost,
         FileExists,
         InvalidRequest,
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
         NotFound,
         NotWritable,
         Offline,
+        OperatorsOnly,
         RateLimited,
         SaveUncertain,
         ServerError,
@@ -36,7 +39,9 @@ if TYPE_CHECKING:
 _WHERE = {
     "TaskdeskClient": "app.client.api",
     "AgentGone": "app.client.errors",
+    "BadPattern": "app.client.errors",
     "BadResponse": "app.client.errors",
+    "ChangeSetConflict": "app.client.errors",
     "BudgetExceeded": "app.client.errors",
     "ConnectionLost": "app.client.errors",
     "InvalidRequest": "app.client.errors",
@@ -45,6 +50,7 @@ _WHERE = {
     "NotFound": "app.client.errors",
     "NotWritable": "app.client.errors",
     "Offline": "app.client.errors",
+    "OperatorsOnly": "app.client.errors",
     "RateLimited": "app.client.errors",
     "SaveUncertain": "app.client.errors",
     "ServerError": "app.client.errors",
@@ -66,8 +72,10 @@ __getattr__ = lazy_names(__name__, _WHERE, globals())
 
 __all__ = [
     "AgentGone",
+    "BadPattern",
     "BadResponse",
     "BudgetExceeded",
+    "ChangeSetConflict",
     "ConnectionLost",
     "FileExists",
     "InvalidRequest",
@@ -75,6 +83,7 @@ __all__ = [
     "NotWritable",
     "NoteEmbedded",
     "Offline",
+    "OperatorsOnly",
     "RateLimited",
     "RunInfo",
     "RunNote",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import orjson
 
@@ -22,6 +22,14 @@ from app.client.errors import (
     SaveUncertain,
     TaskdeskError,
     TimedOut,
+)
+from app.client.fleet_parse import (
+    audit_from,
+    change_set_from,
+    change_sets_from,
+    health_from,
+    live_tasks_from,
+    search_from,
 )
 from app.client.note_answers import impact_from, note_doc_from, used_by_from
 from app.client.parse import (
@@ -53,6 +61,14 @@ from app.client.task_history import (
     with_texts,
 )
 from app.client.transport import DEFAULT_DEADLINE, DEFAULT_MAX_BODY_BYTES, Answer, Transport
+from app.core.fleet_models import (
+    AgentMatches,
+    AuditEvent,
+    ChangeSet,
+    HealthRow,
+    LiveTaskText,
+    PlannedTaskChange,
+)
 from app.core.models import (
     AccessEntry,
     AgentEmbedStatus,
@@ -66,6 +82,14 @@ from app.core.models import (
 from app.core.note_uses import NoteDoc, NoteImpact, UsedBy
 
 log = logging.getLogger(__name__)
+
+FLEET_READ_TIMEOUT = 60.0
+"""Seconds the fleet's health and searches may take: a cold server works out every agent."""
+FLEET_MAX_BODY_BYTES = 64 * 1024 * 1024
+"""A search hitting every line of 5,000 Tasks answers several MB."""
+
+TASKS_PER_REQUEST = 200
+"""Agents per ``GET /api/org/tasks``: the address stays a few KB, the answer under 1 MB."""
 
 HANDED_OVER_SECONDS = 5.0
 """How long a Task read for someone about to read it again stands for the server's answer."""
@@ -109,6 +133,16 @@ class TaskdeskClient:
         self._notes: tuple[str, tuple[EmbeddableNote, ...]] | None = None  # last list, its ETag
         self._statuses: dict[str, tuple[str, tuple[AgentEmbedStatus, ...]]] = {}  # by path
         self._compact_notes = False  # see ask_compact_notes
+        # The fleet's org-wide reads work out every agent (seconds, cold, at 5,000 agents):
+        # they get a read timeout of their own, on a session of their own.
+        self._fleet_http = Transport(
+            base_url,
+            token,
+            connect_timeout=connect_timeout,
+            read_timeout=max(read_timeout, FLEET_READ_TIMEOUT),
+            deadline=max(deadline, FLEET_READ_TIMEOUT),
+            max_body_bytes=max(max_body_bytes, FLEET_MAX_BODY_BYTES),
+        )
 
     @property
     def base_url(self) -> str:
@@ -125,6 +159,7 @@ class TaskdeskClient:
 
     def close(self) -> None:
         self._http.close()
+        self._fleet_http.close()
 
     def cancel_requests(self) -> None:
         """End the requests in flight and refuse new ones (the app is quitting)."""
@@ -246,10 +281,18 @@ class TaskdeskClient:
 
         return fetch
 
-    def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc:
+    def put_task(
+        self,
+        agent_id: str,
+        content: str,
+        expected_version: int | None,
+        *,
+        restored_from: int | None = None,
+    ) -> TaskDoc:
         """Save the Task. Never re-sent blindly: when the answer is lost, the live Task is read
         and the save counts as done only if it holds exactly ``content``; otherwise
-        `SaveUncertain` reports what was found.
+        `SaveUncertain` reports what was found. ``restored_from``: the version a restore puts
+        back (EXTENSION: the audit then lists a restore; other servers ignore it).
 
         This is the one place that decides what an unreadable answer means: a lost, cut-off
         or garbled success may have landed (read back here); a `BadResponse` raised from
@@ -258,6 +301,8 @@ class TaskdeskClient:
         payload: dict[str, object] = {"content": content}
         if expected_version is not None:
             payload["expected_version"] = expected_version
+        if restored_from is not None:
+            payload["restored_from"] = restored_from
         try:
             body = orjson.dumps(payload)
         except orjson.JSONEncodeError:  # a lone surrogate: not valid UTF-8, not sendable
@@ -541,6 +586,115 @@ class TaskdeskClient:
     def withdraw_proposal(self, proposal_id: str) -> Proposal:
         answer = self._http.request("POST", f"/api/proposals/{_segment(proposal_id)}/withdraw")
         return parse_answer(answer.body, "the proposal", proposal_from, _type(answer))
+
+    # ------------------------------------------------------------------ the fleet (EXTENSION)
+
+    def org_health(self) -> list[HealthRow]:
+        """Every agent's health; `NotFound` where the server lacks the fleet."""
+        answer = self._fleet_http.request("GET", "/api/org/health")
+        return parse_answer(
+            answer.body, "the fleet", health_from, _type(answer), long_lists=("agents",)
+        )
+
+    def live_tasks(self, agent_ids: list[str]) -> list[LiveTaskText]:
+        """The live Tasks of these agents, a few hundred per request (EXTENSION; `NotFound`
+        where the server lacks it: read them one by one with `get_task`)."""
+        found: list[LiveTaskText] = []
+        for start in range(0, len(agent_ids), TASKS_PER_REQUEST):
+            chunk = agent_ids[start : start + TASKS_PER_REQUEST]
+            path = "/api/org/tasks?" + urlencode([("agent", a) for a in chunk])
+            answer = self._http.request("GET", path)
+            found += parse_answer(
+                answer.body, "the Tasks", live_tasks_from, _type(answer), long_lists=("tasks",)
+            )
+        return found
+
+    def search(
+        self,
+        query: str,
+        *,
+        in_prompt: bool = False,
+        regex: bool = False,
+        guild_id: str | None = None,
+    ) -> list[AgentMatches]:
+        """Every matching line of every Task (or prompt); `BadPattern` for a bad regex."""
+        params = {"q": query, "in": "prompt" if in_prompt else "task"}
+        if regex:
+            params["regex"] = "1"
+        if guild_id:
+            params["guild"] = guild_id
+        answer = self._fleet_http.request("GET", "/api/org/search?" + urlencode(params))
+        return parse_answer(
+            answer.body, "the search", search_from, _type(answer), long_lists=("agents",)
+        )
+
+    def create_change_set(self, title: str, changes: list[PlannedTaskChange]) -> ChangeSet:
+        """Save every change or none; `ChangeSetConflict` names the Tasks that moved. Never
+        re-sent: a lost answer is for the caller to check in the change sets' list."""
+        payload = {
+            "title": title,
+            "changes": [
+                {
+                    "agent_id": c.agent_id,
+                    "expected_version": c.expected_version,
+                    "content": c.content,
+                }
+                for c in changes
+            ],
+        }
+        try:
+            body = orjson.dumps(payload)
+        except orjson.JSONEncodeError:
+            raise InvalidRequest(
+                "A Task of the change set holds a character that cannot be saved (a broken "
+                "Unicode character). Untick that Task or fix it, then apply again."
+            ) from None
+        answer = self._fleet_http.request(
+            "POST", "/api/org/change-sets", body=body, expect=(200, 201)
+        )
+        return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
+
+    def change_sets(self) -> list[ChangeSet]:
+        answer = self._http.request("GET", "/api/org/change-sets")
+        return parse_answer(answer.body, "the change sets", change_sets_from, _type(answer))
+
+    def change_set(self, change_set_id: str) -> ChangeSet:
+        answer = self._http.request("GET", f"/api/org/change-sets/{_segment(change_set_id)}")
+        return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
+
+    def revert_change_set(self, change_set_id: str) -> ChangeSet:
+        """A new change set putting the Tasks back; ``skipped`` the ones saved since."""
+        answer = self._fleet_http.request(
+            "POST",
+            f"/api/org/change-sets/{_segment(change_set_id)}/revert",
+            body=b"{}",
+            expect=(200, 201),
+        )
+        return parse_answer(answer.body, "the revert", change_set_from, _type(answer))
+
+    def audit(
+        self,
+        *,
+        since: str | None = None,
+        agent_id: str | None = None,
+        guild_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[AuditEvent]:
+        params = {
+            key: value
+            for key, value in (
+                ("since", since),
+                ("agent", agent_id),
+                ("guild", guild_id),
+                ("limit", None if limit is None else str(limit)),
+            )
+            if value
+        }
+        path = "/api/org/audit" + ("?" + urlencode(params) if params else "")
+        answer = self._http.request("GET", path)
+        return parse_answer(
+            answer.body, "the audit", audit_from, _type(answer), long_lists=("events",)
+        )
 
 
 def _json(payload: dict[str, object], what: str = "text") -> bytes:

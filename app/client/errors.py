@@ -120,6 +120,29 @@ class FileExists(TaskdeskError):
     )
 
 
+class ChangeSetConflict(VersionConflict):
+    """A change set refused whole: these Tasks moved since it was built (agent id, live
+    version). Nothing of it was saved."""
+
+    def __init__(self, conflicts: tuple[tuple[str, int], ...], message: str | None = None) -> None:
+        self.conflicts = conflicts
+        if message is None:
+            count = len(conflicts)
+            which = "1 Task was" if count == 1 else f"{count} Tasks were"
+            message = (
+                f"Nothing was saved: {which} saved by someone else since the preview. "
+                "They are merged with the change and shown again."
+            )
+        super().__init__(None, message)
+
+
+class BadPattern(InvalidRequest):
+    default_message = (
+        "The search pattern is not a regular expression Python can read. Check its brackets "
+        "and escapes, or search for plain text."
+    )
+
+
 class Offline(TaskdeskError):
     """The server could not be reached, or the connection to it broke."""
 

@@ -9,8 +9,10 @@ import orjson
 
 from app.client.errors import (
     AgentGone,
+    BadPattern,
     BadResponse,
     BudgetExceeded,
+    ChangeSetConflict,
     FileExists,
     InvalidRequest,
     NoSuchRevision,
@@ -115,6 +117,9 @@ def error_for_status(
         if message is not None and (found := _EMBEDDED_IN.search(message)):
             ids = tuple(i.strip() for i in found.group("ids").split(",") if i.strip())
             return NoteEmbedded(ids)
+        conflicts = _conflicts(parsed.get("conflicts"))
+        if conflicts is not None:
+            return ChangeSetConflict(conflicts)
         live = parsed.get("version")
         # A 409 from a server without the extension (or with no body) still is a conflict.
         live_version = live if isinstance(live, int) and not isinstance(live, bool) else None
@@ -126,6 +131,8 @@ def error_for_status(
             return TooLarge()
         if message == "embed budget exceeded":
             return BudgetExceeded()
+        if message == "bad pattern":
+            return BadPattern()
         if message == "operators only":
             return OperatorsOnly()
         if message in _NOTE_REFUSALS:
@@ -187,3 +194,18 @@ def error_for_status(
     return BadResponse(
         f"The server at {server} sent an unexpected HTTP status {status}.", status=status
     )
+
+
+def _conflicts(value: object) -> tuple[tuple[str, int], ...] | None:
+    """A change set's 409 lists each Task that moved; None for any other 409."""
+    if not isinstance(value, list):
+        return None
+    found = []
+    for item in value:
+        if not isinstance(item, dict):
+            return None
+        agent_id, version = item.get("agent_id"), item.get("version")
+        if not isinstance(agent_id, str) or type(version) is not int:
+            return None
+        found.append((agent_id, version))
+    return tuple(found)

@@ -150,6 +150,7 @@ def revision(f: Fields) -> Revision:
         f.text("replaced_at"),
         f.optional_text("replaced_by_name"),
         proposal_author(f),
+        _change_set_title(f),
     )
 
 
@@ -159,6 +160,16 @@ def proposal_author(f: Fields) -> str | None:
     if f.present("proposal"):
         return f.nested("proposal", "the proposal").optional_text("author_name")
     return f.optional_text("proposal_author")
+
+
+def _change_set_title(f: Fields) -> str | None:
+    """A version a change set made names it (``change_set: {id, title}``, EXTENSION); the
+    cache keeps the title alone."""
+    if f.present("change_set_title"):
+        return f.optional_text("change_set_title")
+    if not f.present("change_set"):
+        return None
+    return f.nested("change_set", "the change set").text("title")
 
 
 def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
@@ -174,6 +185,7 @@ def task_doc(f: Fields, *, agent_id: str, etag: str | None) -> TaskDoc:
         etag=etag,
         seeded=f.flag("seeded") if f.present("seeded") else False,
         proposal_author=proposal_author(f),
+        change_set_title=_change_set_title(f),
     )
 
 

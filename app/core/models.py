@@ -67,6 +67,7 @@ class Revision:
     replaced_at: str  # ISO 8601, any offset
     replaced_by_name: str | None  # None: the server names nobody (a deleted person, a system)
     proposal_author: str | None = None  # published from a proposal by this person (EXTENSION)
+    change_set_title: str | None = None  # EXTENSION: the change set that made this version
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class TaskDoc:
     etag: str | None = None
     seeded: bool = False  # the text the workspace file seeded, edited by nobody since
     proposal_author: str | None = None  # published from a proposal by this person (EXTENSION)
+    change_set_title: str | None = None  # EXTENSION: the change set that made the live version
 
 
 @dataclass(frozen=True, slots=True)

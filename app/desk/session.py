@@ -36,7 +36,7 @@ from app.desk import session_saves as saves
 from app.desk.draft_keeper import DRAFT_DEBOUNCE_MS, DRAFT_MAX_WAIT_MS, DraftKeeper, DraftStore
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.runner import Runner
-from app.desk.save_intents import AfterSave
+from app.desk.save_intents import AfterSave, RestoreSave
 from app.desk.session_effects import (
     CacheTask,
     Effect,
@@ -75,7 +75,14 @@ class TaskClient(Protocol):
 
     def get_task(self, agent_id: str) -> TaskDoc: ...
 
-    def put_task(self, agent_id: str, content: str, expected_version: int | None) -> TaskDoc: ...
+    def put_task(
+        self,
+        agent_id: str,
+        content: str,
+        expected_version: int | None,
+        *,
+        restored_from: int | None = ...,
+    ) -> TaskDoc: ...
 
 
 def utc_now() -> datetime:
@@ -356,8 +363,10 @@ class TaskSession(QObject):
 
     def _send_put(self, effect: SendPut) -> None:
         client, put = self._client, effect.put
+        # A restore says which version it puts back (EXTENSION): the audit lists a restore.
+        restoring = put.reason.version if isinstance(put.reason, RestoreSave) else None
         self._runner.submit(
-            lambda: client.put_task(put.agent_id, put.text, put.expected),
+            lambda: client.put_task(put.agent_id, put.text, put.expected, restored_from=restoring),
             on_done=lambda doc: self._run(lambda m, ed: saves.put_done(m, ed, put, doc)),
             on_error=lambda exc: self._run(lambda m, ed: saves.put_failed(m, ed, put, exc)),
         )

@@ -20,6 +20,7 @@ ERROR = object_schema(["error"], {"error": STRING}, closed=True)
 CONFLICT = object_schema(["error"], {"error": STRING, "version": INTEGER}, closed=True)
 LEVEL = {"type": "string", "enum": ["org", "guild", "agent"]}
 
+CHANGE_SET_REF = object_schema(["id", "title"], {"id": STRING, "title": STRING})
 REVISION = object_schema(
     ["version", "content", "replaced_at", "replaced_by_name"],
     {
@@ -29,6 +30,7 @@ REVISION = object_schema(
         "replaced_by_name": STRING,
         "replaced_by_type": STRING,
         "replaced_by_id": STRING,
+        "change_set": CHANGE_SET_REF,  # extension: the change set that made this version
     },
 )
 REVISION_SUMMARY = object_schema(
@@ -59,6 +61,7 @@ TASK_DOC = object_schema(
         "updated_by_type": STRING,
         "updated_by_id": STRING,
         "seeded": {"type": "boolean"},  # extension: version 1, the seeded text
+        "change_set": CHANGE_SET_REF,  # extension: the change set that made the live version
     },
 )
 ME = object_schema(

@@ -14,7 +14,14 @@ from starlette.routing import BaseRoute
 
 from app import version
 from app.core.workspace import Workspace, WorkspaceError, load_workspace, read_workspace_bytes
-from app.server import note_routes, note_uses, org_routes, proposal_routes, task_routes
+from app.server import (
+    fleet_routes,
+    note_routes,
+    note_uses,
+    org_routes,
+    proposal_routes,
+    task_routes,
+)
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError, ServerDatabase
@@ -139,6 +146,7 @@ def create_app(
         routes += note_routes.extension_router.routes
         routes += org_routes.extension_router.routes
         routes += proposal_routes.extension_router.routes
+        routes += fleet_routes.router.routes
     check_described(routes)  # a route missing from the document stops the start, not a reader
     app = Starlette(
         routes=routes,

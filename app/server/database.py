@@ -179,11 +179,15 @@ class Transaction:
         expected_version: int | None,
         by: Caller,
         at: str | None = None,
+        event: str | None = "task_saved",
+        **event_data: Any,
     ) -> bool:
         """Replace the live Task; False when the text is unchanged (nothing is written).
 
         Call inside ``ServerDatabase.write()``: the version check and the write must be one
         step. Raises VersionConflictError when ``expected_version`` is not the live version.
+        ``event`` is the change log's kind for the save (``task_restored`` for a restore);
+        None when the caller records one event for many saves (a change set).
         """
         live = self.task(agent_id, with_revisions=False)
         if live is None:
@@ -219,9 +223,16 @@ class Transaction:
         self._file_change(
             f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by
         )
-        record_event(
-            self.conn, "task_saved", at=when, by_name=by.name, agent_ids=[agent_id], version=version
-        )
+        if event is not None:
+            record_event(
+                self.conn,
+                event,
+                at=when,
+                by_name=by.name,
+                agent_ids=[agent_id],
+                version=version,
+                **event_data,
+            )
         return True
 
     def _file_change(

@@ -146,6 +146,27 @@ CREATE TABLE IF NOT EXISTS proposal_revisions (
     created_at TEXT NOT NULL,
     PRIMARY KEY (proposal_id, revision)
 );
+-- The fleet: change sets (many Tasks changed as one reviewed, revertible unit).
+CREATE TABLE IF NOT EXISTS change_sets (
+    id TEXT PRIMARY KEY,
+    serial INTEGER NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    author_id TEXT NOT NULL,
+    author_name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    reverts_id TEXT
+);
+CREATE TABLE IF NOT EXISTS change_set_changes (
+    change_set_id TEXT NOT NULL REFERENCES change_sets(id),
+    position INTEGER NOT NULL,
+    agent_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_before TEXT NOT NULL,
+    content TEXT NOT NULL,
+    PRIMARY KEY (change_set_id, agent_id)
+);
+-- Which change set or proposal made a version (shared with the proposals; each fills its own
+-- columns).
 CREATE TABLE IF NOT EXISTS version_origins (
     agent_id TEXT NOT NULL,
     version INTEGER NOT NULL,

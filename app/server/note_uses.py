@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from app.core.expander import (
     EMBED_RE,
@@ -34,10 +35,25 @@ from app.core.expander import (
 )
 from app.core.models import BrokenEmbed, OrgFile, Reader
 from app.core.note_uses import uses_of
-from app.server.db_records import AgentRecord
+from app.server.db_records import AgentRecord, TaskRecord
 
-if TYPE_CHECKING:
-    from app.server.database import Transaction
+
+class Transaction(Protocol):
+    """What the index needs of a write transaction (``database.Transaction``, which calls this
+    module from its writes: the index must not import it back)."""
+
+    uses_deferred: bool
+
+    @property
+    def conn(self) -> sqlite3.Connection: ...
+
+    def meta(self, key: str) -> str: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def agents(self, guild_id: str | None = None) -> list[AgentRecord]: ...
+    def agent(self, agent_id: str) -> AgentRecord | None: ...
+    def task(self, agent_id: str, *, with_revisions: bool = True) -> TaskRecord | None: ...
+    def file(self, display_path: str) -> OrgFile | None: ...
+
 
 BUILT_KEY = "note_uses_built"
 """The meta key saying the index was built for every agent (a database made before it

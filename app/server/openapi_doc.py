@@ -37,6 +37,7 @@ from app.server.api_schemas import (
     TASK_DOC,
     object_schema,
 )
+from app.server.fleet_doc import FLEET_PARAMETERS, FLEET_REQUEST_BODIES, FLEET_RESPONSES
 from app.server.routing import ApiRoute
 
 
@@ -226,6 +227,7 @@ PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/notes/{display_path}"): [DISPLAY_PATH],
     ("delete", "/api/notes/{display_path}"): [DISPLAY_PATH],
 }
+PARAMETERS.update(FLEET_PARAMETERS)
 """Each operation's parameters; one with none is left out."""
 PARAMETERS.update(proposal_doc.PARAMETERS)
 
@@ -239,6 +241,8 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
                     {
                         "content": {"type": "string", "description": "at most 262,144 bytes"},
                         "expected_version": INTEGER,
+                        # EXTENSION: the version a restore puts back (the change log's kind)
+                        "restored_from": INTEGER,
                     },
                 )
             }
@@ -247,6 +251,8 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
 }
 REQUEST_BODIES.update(proposal_doc.REQUEST_BODIES)
 """The operations that take a body, and its shape (read by hand: ``request_body``)."""
+RESPONSES.update(FLEET_RESPONSES)
+REQUEST_BODIES.update(FLEET_REQUEST_BODIES)
 
 # The notes' write, used-by and impact routes are described in a module of their own.
 RESPONSES.update(note_doc.RESPONSES)

@@ -240,16 +240,6 @@ def record_proposal_origin(
     )
 
 
-def proposal_origins(conn: Executes, agent_id: str) -> dict[int, dict[str, str]]:
-    """Each version of the agent's Task made by a proposal: ``{version: {id, author_name}}``."""
-    rows = conn.execute(
-        "SELECT version, proposal_id, proposal_author_name FROM version_origins"
-        " WHERE agent_id = ? AND proposal_id IS NOT NULL",
-        (agent_id,),
-    )
-    return {int(v): {"id": pid, "author_name": name or ""} for v, pid, name in rows}
-
-
 def base_text(conn: Executes, agent_id: str, version: int, live: tuple[int, str]) -> str | None:
     """The agent's Task text at ``version``: the live one or a kept revision; None otherwise."""
     live_version, live_text = live

@@ -32,7 +32,6 @@ from app.server.proposal_records import (
     find_proposal,
     open_count,
     proposal_at_revision,
-    proposal_origins,
     proposals_of_agent,
     proposals_of_org,
     record_proposal_origin,
@@ -41,6 +40,7 @@ from app.server.proposal_records import (
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
 from app.server.task_routes import task_body
+from app.server.version_origins import version_origins
 
 extension_router = ApiRoutes()
 
@@ -290,7 +290,7 @@ def publish(proposal_id: str, request: Request, caller: Caller, body: dict[str, 
         published = find_proposal(tx.conn, proposal_id)
         task = tx.task(proposal.agent_id)
         org_id = tx.meta("org_id")
-        origins = proposal_origins(tx.conn, proposal.agent_id)
+        origins = version_origins(tx.conn, proposal.agent_id)
     assert published is not None and task is not None
     return JsonResponse(
         {

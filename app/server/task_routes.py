@@ -15,6 +15,7 @@ server (``app.state.extensions`` False) the runs are not mounted, task.md carrie
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,6 @@ from app.server.database import (
 )
 from app.server.db_records import RevisionRecord
 from app.server.live_expansion import expand_live_task
-from app.server.proposal_records import proposal_origins
 from app.server.rate_limit import RateLimiter
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
@@ -55,6 +55,7 @@ from app.server.task_revision_records import (
     live_stamp,
     revisions_with_text,
 )
+from app.server.version_origins import version_origins
 
 router = ApiRoutes()
 extension_router = ApiRoutes()
@@ -83,10 +84,10 @@ def extensions_on(request: Request) -> bool:
 
 
 def revision_fields(
-    r: RevisionRecord, *, spec_only: bool = False, origin: dict[str, str] | None = None
+    r: RevisionRecord, *, spec_only: bool = False, origin: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """One revision as task.md's ``revisions`` lists it; ``origin``: the proposal that made
-    it (EXTENSION ``proposal: {id, author_name}``, left out for the others)."""
+    """One revision as task.md's ``revisions`` lists it; ``origin``: the EXTENSION fields of
+    the proposal or change set that made it (``version_origins``), none for the others."""
     revision: dict[str, Any] = {
         "version": r.version,
         "content": r.content,
@@ -96,15 +97,15 @@ def revision_fields(
     if not spec_only:
         revision["replaced_by_type"] = r.replaced_by_type
         revision["replaced_by_id"] = r.replaced_by_id
-        if origin is not None:
-            revision["proposal"] = origin
+        if origin:
+            revision.update(origin)
     return revision
 
 
-def summary_fields(r: RevisionRecord, origin: dict[str, str] | None = None) -> dict[str, Any]:
+def summary_fields(r: RevisionRecord, origin: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One revision without its text (EXTENSION ``?revisions=summary``), but with the text's
     SHA-256, so a client can tell that the text it holds for that version is this one."""
-    summary = {
+    summary: dict[str, Any] = {
         "version": r.version,
         "replaced_at": r.replaced_at,
         "replaced_by_name": r.replaced_by_name,
@@ -112,8 +113,8 @@ def summary_fields(r: RevisionRecord, origin: dict[str, str] | None = None) -> d
         "replaced_by_id": r.replaced_by_id,
         "content_hash": sha256_hex(r.content),
     }
-    if origin is not None:
-        summary["proposal"] = origin
+    if origin:
+        summary.update(origin)
     return summary
 
 
@@ -122,11 +123,11 @@ def task_body(
     task: TaskRecord,
     *,
     spec_only: bool = False,
-    origins: dict[int, dict[str, str]] | None = None,
+    origins: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """GET task.md's body (also PUT's): spec fields first, then the reference server's own
-    (none of those when ``spec_only``). ``origins``: the versions published from a proposal,
-    each given ``proposal: {id, author_name}`` (the key left out on the others)."""
+    (none of those when ``spec_only``). ``origins``: version → the fields of the proposal or
+    change set that made it (``version_origins``), on the live Task and on each revision."""
     origins = origins or {}
     revisions = [
         revision_fields(r, spec_only=spec_only, origin=origins.get(r.version))
@@ -148,8 +149,7 @@ def task_body(
             updated_by_type=task.updated_by_type,
             updated_by_id=task.updated_by_id,
         )
-        if task.version in origins:
-            body["proposal"] = origins[task.version]
+        body.update(origins.get(task.version, {}))
         if task.version == 1:
             # Extension: version 1 is always the text the workspace file seeded (every save
             # adds a version), so it is nobody's edit (docs/API-EXTENSIONS.md).
@@ -203,9 +203,9 @@ def task_answer_parts(
             if piece is not None:
                 pieces[version] = piece
     missing = [v for v in versions if v not in pieces]
-    # Which proposal made a version is fixed when it is published, so a kept encoding of a
-    # revision stays true; only the spec's answer leaves it out.
-    origins = {} if view is TaskView.SPEC else proposal_origins(tx.conn, agent_id)
+    # Which proposal or change set made a version is fixed when it is saved, so a kept
+    # encoding of a revision stays true; only the spec's answer leaves it out.
+    origins = {} if view is TaskView.SPEC else version_origins(tx.conn, agent_id)
     # A revision is read (and hashed) once per process and view: its encoding is kept.
     for r in revisions_with_text(tx.conn, agent_id, missing):
         origin = origins.get(r.version)
@@ -296,9 +296,20 @@ def put_task(
         raise ApiError(422, "content must be a string")
     if utf8_len(content) > TASK_MAX_BYTES:
         raise ApiError(422, "write exceeds 256 KB")
+    restored = _restored_from(body) if extensions_on(request) else None
     with db.write() as tx:
         try:
-            tx.save_task(agent_id, content, expected_version=expected, by=caller)
+            if restored is None:
+                tx.save_task(agent_id, content, expected_version=expected, by=caller)
+            else:
+                tx.save_task(
+                    agent_id,
+                    content,
+                    expected_version=expected,
+                    by=caller,
+                    event="task_restored",
+                    restored_from=restored,
+                )
         except VersionConflictError as conflict:
             live = {"version": conflict.live_version} if extensions_on(request) else None
             raise ApiError(409, "version conflict", extra=live) from None
@@ -318,10 +329,23 @@ def get_task_revision(agent_id: str, version: str, request: Request, caller: Cal
         plain = version.isascii() and version.isdigit() and len(version) <= 18
         number = int(version) if plain else None
         found = revisions_with_text(tx.conn, agent_id, [number]) if number is not None else []
-        origins = proposal_origins(tx.conn, agent_id) if found else {}
+        origins = version_origins(tx.conn, agent_id) if found else {}
     if not found:
         raise ApiError(404, "no such revision")
     return JsonResponse(revision_fields(found[0], origin=origins.get(found[0].version)))
+
+
+def _restored_from(body: dict[str, Any]) -> int | None:
+    """EXTENSION: the version a save puts back (the app's Restore sends it), so the change log
+    records a restore rather than an edit; absent for an ordinary save."""
+    if "restored_from" not in body:
+        return None
+    value = body["restored_from"]
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or value < 1:
+        raise ApiError(422, "restored_from must be a version number")
+    return value
 
 
 @router.delete(TASK_PATH)

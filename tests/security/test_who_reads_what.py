@@ -28,6 +28,11 @@ from tests.live_server import LiveServer, ServerFactory
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
 TASK = "/api/agents/{agent_id}/files/task.md"
+FLEET_QUERIES = {
+    "/api/org/search": ("?q=.&regex=1&in=prompt", "?q=rules&in=task"),
+    "/api/org/audit": ("?limit=5000",),
+    "/api/org/tasks": ("?agent=a_dispatch&agent=a_scout&agent=a_librarian",),
+}
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -103,7 +108,10 @@ def _callers(workspace: Workspace, server: LiveServer) -> list[Caller]:
 
 
 def _values(
-    workspace: Workspace, runs: list[str], proposals: list[str] | None = None
+    workspace: Workspace,
+    runs: list[str],
+    proposals: list[str] | None = None,
+    change_sets: list[str] | None = None,
 ) -> dict[str, list[str]]:
     org = workspace.org_id
     return {
@@ -112,6 +120,7 @@ def _values(
         "guild_id": [g.id for g in workspace.guilds] + ["guild_missing"],
         "run_id": [*runs, "run_missing"],
         "version": ["1", "2", "3", "999"],  # kept revisions of the Tasks with saves, a missing one
+        "change_set_id": [*(change_sets or []), "cs_missing"],
         "display_path": [
             *workspace.files,
             *(task_display_path(org, a.id) for a in workspace.agents),
@@ -128,6 +137,8 @@ def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> I
             yield Call(method, template, template, body)
             if template == EMBEDDABLE:  # the same list in its compact form (EXTENSION)
                 yield Call(method, template, template + "?form=compact")
+            for query in FLEET_QUERIES.get(template, ()):  # every line of every prompt
+                yield Call(method, template, template + query)
             continue
         for name in names:
             assert name in values, f"{method} {template}: give this test values for {{{name}}}"
@@ -238,6 +249,20 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
             )
             assert made.status_code == 201, made.text
             proposals.append(made.json()["id"])
+    live = requests.get(  # a change set someone made, for GET and revert /api/org/change-sets/…
+        f"{server.url}/api/agents/a_dispatch/files/task.md",
+        headers={"Authorization": f"Bearer {ann.token}"},
+        timeout=TIMEOUT,
+    ).json()
+    change = {"agent_id": "a_dispatch", "expected_version": live["version"]}
+    made = requests.post(
+        f"{server.url}/api/org/change-sets",
+        json={"title": "Checked", "changes": [{**change, "content": live["content"] + "\nOk.\n"}]},
+        headers={"Authorization": f"Bearer {ann.token}"},
+        timeout=TIMEOUT,
+    )
+    assert made.status_code == 201, made.text
+    change_sets = [made.json()["id"]]
     leaks: list[str] = []
     called: set[tuple[str, str]] = set()
     statuses: set[int] = set()
@@ -246,7 +271,8 @@ def test_no_endpoint_shows_any_caller_a_file_they_cannot_read(
         own_runs: list[str] = []
         with requests.Session() as session:
             session.headers["Authorization"] = f"Bearer {caller.token}"
-            for call in _calls(operations, _values(workspace, runs + own_runs, proposals)):
+            values = _values(workspace, runs + own_runs, proposals, change_sets)
+            for call in _calls(operations, values):
                 if call.method == "PUT" and call.body is not None:
                     live = session.get(server.url + call.path, timeout=TIMEOUT)
                     if live.ok:  # the same text again: a save that changes nothing

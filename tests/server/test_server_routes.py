@@ -52,6 +52,14 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("post", PROPOSAL + "/publish"): ["proposal_id"],
     ("post", PROPOSAL + "/decline"): ["proposal_id"],
     ("post", PROPOSAL + "/withdraw"): ["proposal_id"],
+    ("get", "/api/org/health"): [],
+    ("get", "/api/org/tasks"): ["agent"],
+    ("get", "/api/org/search"): ["q", "in", "regex", "guild"],
+    ("post", "/api/org/change-sets"): [],
+    ("get", "/api/org/change-sets"): [],
+    ("get", "/api/org/change-sets/{change_set_id}"): ["change_set_id"],
+    ("post", "/api/org/change-sets/{change_set_id}/revert"): ["change_set_id"],
+    ("get", "/api/org/audit"): ["since", "agent", "guild", "limit"],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),
@@ -69,6 +77,14 @@ VALUES = {
     "version": "1",  # a_scout's seeded text, kept as a revision by its saves
     "status": "open",
     "revision": "1",
+    "change_set_id": "cs_missing",
+    "q": "queue",
+    "in": "prompt",
+    "regex": "1",
+    "since": "2026-01-01T00:00:00Z",
+    "agent": "a_scout",
+    "limit": "10",
+    "guild": "guild_ops",
 }
 
 

@@ -267,6 +267,9 @@ def test_restore_saves_an_earlier_version_as_a_new_one(
     assert after.content == oldest.content == h.editor.text
     assert h.state.saved_text_confirmed
     assert f"Restored v{oldest.version} as v{after.version}." in h.said("info")
+    # The server is told it is a restore: the audit lists it as one, not as an edit.
+    newest = bob.audit(agent_id="a_scout", limit=1)[0]
+    assert (newest.kind, newest.version) == ("task_restored", after.version)
 
 
 def test_restore_waits_for_unsaved_edits(qtbot: Any, make_harness: Any, proxy: Any) -> None:

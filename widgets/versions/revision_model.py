@@ -37,10 +37,13 @@ class RevisionRow:
     by: str | None
     live: bool
     proposal_author: str | None = None  # published from a proposal by this person
+    part_of: str | None = None  # the change set that made this version
 
     def title(self) -> str:
-        """The first line of the row: ``v3``, or ``v4 (live)``."""
-        return f"v{self.version} (live)" if self.live else f"v{self.version}"
+        """The first line of the row: ``v3``, or ``v4 (live)``, and the change set that made
+        it: ``v5 · part of: Rename CSV to Parquet``."""
+        title = f"v{self.version} (live)" if self.live else f"v{self.version}"
+        return f"{title} · part of: {self.part_of}" if self.part_of else title
 
     def detail(self, now: datetime) -> str:
         """The second line: ``replaced 16 Feb 2026 by Chen``, ``changed 3 min ago by Ann``."""
@@ -62,11 +65,23 @@ class RevisionRow:
 
 def rows_of(doc: TaskDoc) -> list[RevisionRow]:
     live = RevisionRow(
-        doc.version, doc.content, doc.updated_at, doc.updated_by_name, True, doc.proposal_author
+        doc.version,
+        doc.content,
+        doc.updated_at,
+        doc.updated_by_name,
+        True,
+        doc.proposal_author,
+        doc.change_set_title,
     )
     earlier = [
         RevisionRow(
-            r.version, r.content, r.replaced_at, r.replaced_by_name, False, r.proposal_author
+            r.version,
+            r.content,
+            r.replaced_at,
+            r.replaced_by_name,
+            False,
+            r.proposal_author,
+            r.change_set_title,
         )
         for r in sorted(doc.revisions, key=lambda r: r.version, reverse=True)
     ]

@@ -67,6 +67,15 @@ class WindowActions(QObject):
         # hand the edit to review instead of publishing it.
         self.propose = self._action("Save as &proposal…", None)
         self.versions.setCheckable(True)
+        self.fleet = self._action("&Fleet", None, QKeySequence("Ctrl+Shift+A"))
+        self.fleet.setToolTip(
+            "Every agent at a glance: sizes, budget, embeds, shape (Ctrl+Shift+A)"
+        )
+        self.search_every_task = self._action(
+            "&Search every Task…", None, QKeySequence("Ctrl+Shift+F")
+        )
+        self.audit = self._action("&Audit", None)
+        self.audit.setToolTip("Every save, restore, note edit and change set, with CSV export")
         self.connect_server = self._action("&Connect to server…", None)
         self.open_local = self._action("Open &local workspace", None)
         self.quit = self._action("&Quit", None, QKeySequence(QKeySequence.StandardKey.Quit))
@@ -163,6 +172,10 @@ class WindowActions(QObject):
         view_menu.addAction(self.jump_to_agents)
         view_menu.addAction(self.next_region)
         view_menu.addAction(self.previous_region)
+        view_menu.addSeparator()
+        view_menu.addAction(self.fleet)
+        view_menu.addAction(self.search_every_task)
+        view_menu.addAction(self.audit)
         help_menu = menu_bar.addMenu("&Help")
         help_menu.addAction(self.shortcuts)
         help_menu.addAction(self.about)

@@ -22,6 +22,7 @@ from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
+from widgets.window.beside_task import BesideTask
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
 from widgets.window.messages import Messages
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.embedded import EmbeddedServer
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
+    from widgets.fleet.fleet_windows import FleetWindows
     from widgets.proposals.proposals_hub import ProposalsHub
     from widgets.task.task_tab import TaskTab
     from widgets.window.tab_builder import TabBuilder
@@ -126,6 +128,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([240, 1040])
         self.setCentralWidget(self.splitter)
+        self.beside_task = BesideTask(self.splitter)  # the Fleet opens as a tab beside the Task
         restore_place(self, self.splitter)
 
         self.start_up = StartUp(
@@ -166,6 +169,11 @@ class MainWindow(QMainWindow):
         self._proposals: ProposalsHub | None = None  # made on first use (proposals_hub)
         self.actions_.proposals.triggered.connect(lambda: self.proposals.open_queue())
         self.actions_.propose.triggered.connect(lambda: self.proposals.propose())
+        self._line_to_show: tuple[str, int] | None = None  # a search hit's agent and line
+        self._fleet_windows: FleetWindows | None = None
+        self.actions_.fleet.triggered.connect(lambda: self.fleet_windows.open_fleet())
+        self.actions_.search_every_task.triggered.connect(lambda: self.fleet_windows.open_search())
+        self.actions_.audit.triggered.connect(lambda: self.fleet_windows.open_audit())
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
@@ -223,7 +231,7 @@ class MainWindow(QMainWindow):
         tab.server_polled.connect(self.follow_server_changes)
         tab.links.agent_requested.connect(self.on_agent_chosen)  # from a note's used-by
         self.status_line.follow_editor(tab.editor)
-        self.splitter.replaceWidget(1, tab)
+        self.beside_task.put_task(tab)
         self._placeholder.deleteLater()
         self._task_tab = tab
 
@@ -454,7 +462,45 @@ class MainWindow(QMainWindow):
         for action in self.actions_.task_actions():
             action.setEnabled(True)
 
+    @property
+    def fleet_windows(self) -> FleetWindows:
+        """The fleet's windows, loaded on first use: nothing of them before the first paint."""
+        if self._fleet_windows is None:
+            from widgets.fleet.fleet_windows import FleetWindows
+
+            self._fleet_windows = FleetWindows(
+                self,
+                self.runner,
+                lambda: self.connection,
+                self.open_agent_at,
+                self.messages.info,
+                self.beside_task,
+            )
+        return self._fleet_windows
+
+    def open_agent_at(self, agent_id: str, line: int) -> None:
+        """Open the agent (a fleet row, a search hit) with the Task's cursor at ``line``."""
+        if self.agent_model.agent(agent_id) is None:
+            self.messages.info(f"No agent {agent_id} on this server any more.")
+            return
+        self._line_to_show = (agent_id, line)
+        self.beside_task.show_task()
+        tab = self._task_tab
+        if tab is not None and tab.agent is not None and tab.agent.id == agent_id:
+            self._show_line(agent_id)
+            return
+        self.ask_before_leaving("open another agent", lambda: self.open_agent(agent_id))
+
+    def _show_line(self, agent_id: str) -> None:
+        wanted, self._line_to_show = self._line_to_show, None
+        if wanted is None or wanted[0] != agent_id or self._task_tab is None:
+            return
+        if wanted[1] > 1:
+            self._task_tab.set_mode_edit(True)
+            self._task_tab.editor.go_to_line(wanted[1])
+
     def on_agent_shown(self, agent_id: str) -> None:
+        self._show_line(agent_id)
         agent = self.agent_model.agent(agent_id)
         self.unsaved_marks.show_agent(agent_id if agent else None, agent.name if agent else "")
         self.agent_opened.emit(agent_id)

@@ -1,0 +1,25 @@
+"""The shape check's findings as short, stable codes (the fleet's column and CI's JSON)."""
+
+from __future__ import annotations
+
+from app.core.task_shape import ShapeCheck, check_task_shape
+
+
+def shape_codes(check: ShapeCheck) -> tuple[str, ...]:
+    """One code per finding, in the order the check gives its advice: ``no_opening``,
+    ``missing_<part>``, ``order_<part>``, ``prose_<part>``, ``words_over`` / ``words_under``,
+    ``rule_set``."""
+    codes: list[str] = []
+    if check.opening_line is None:
+        codes.append("no_opening")
+    codes += [f"missing_{name.lower()}" for name in check.missing]
+    codes += [f"order_{name.lower()}" for name in check.out_of_order]
+    codes += [f"prose_{p.name.lower()}" for p in check.parts if p.prose_only]
+    if check.word_verdict != "about":
+        codes.append(f"words_{check.word_verdict}")
+    codes += ["rule_set" for _ in check.rule_sets]
+    return tuple(codes)
+
+
+def task_shape_codes(text: str) -> tuple[str, ...]:
+    return shape_codes(check_task_shape(text))

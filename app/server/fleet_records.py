@@ -1,0 +1,148 @@
+"""The fleet's reads: every live Task at once, each agent's newest run, open proposals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.core.expander import Expansion, expand_embeds, task_display_path
+from app.core.models import OrgFile, Reader, sha256_hex
+from app.server.database import AgentRecord, Transaction
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTask:
+    agent: AgentRecord
+    content: str
+    hash: str
+
+
+def live_tasks(tx: Transaction, guild_id: str | None = None) -> list[LiveTask]:
+    """Every agent (of one guild, or all) with its live Task text, by id, in one query."""
+    sql = "SELECT id, name, guild_id, task_version, task, task_hash FROM agents"
+    args: tuple[str, ...] = ()
+    if guild_id is not None:
+        sql += " WHERE guild_id = ?"
+        args = (guild_id,)
+    rows = tx.conn.execute(sql + " ORDER BY id", args)
+    return [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentHead:
+    """An agent and its Task's hash, without the text."""
+
+    agent: AgentRecord
+    hash: str
+
+
+def agent_heads(tx: Transaction, guild_id: str | None = None) -> list[AgentHead]:
+    """Every agent (of one guild, or all) with its Task's hash, by id: no text is read."""
+    sql = "SELECT id, name, guild_id, task_version, task_hash FROM agents"
+    args: tuple[str, ...] = ()
+    if guild_id is not None:
+        sql += " WHERE guild_id = ?"
+        args = (guild_id,)
+    rows = tx.conn.execute(sql + " ORDER BY id", args)
+    return [AgentHead(AgentRecord(r[0], r[1], r[2], r[3]), r[4]) for r in rows]
+
+
+IDS_PER_QUERY = 500
+"""Ids in one ``IN (…)``: within every SQLite's and PostgreSQL's parameter limits."""
+
+
+def live_tasks_of(tx: Transaction, agent_ids: list[str]) -> list[LiveTask]:
+    """The named agents with their live Task texts, by id; unknown ids are left out."""
+    found: list[LiveTask] = []
+    unique = sorted(set(agent_ids))
+    for start in range(0, len(unique), IDS_PER_QUERY):
+        chunk = unique[start : start + IDS_PER_QUERY]
+        marks = ", ".join("?" for _ in chunk)
+        rows = tx.conn.execute(
+            "SELECT id, name, guild_id, task_version, task, task_hash FROM agents"
+            f" WHERE id IN ({marks}) ORDER BY id",
+            chunk,
+        )
+        found += [LiveTask(AgentRecord(r[0], r[1], r[2], r[3]), r[4], r[5]) for r in rows]
+    return found
+
+
+class FileMemo:
+    """``tx.file`` remembered for one request: thousands of Tasks embed the same few notes."""
+
+    def __init__(self, tx: Transaction) -> None:
+        self._tx = tx
+        self._seen: dict[str, OrgFile | None] = {}
+
+    def __call__(self, display_path: str) -> OrgFile | None:
+        try:
+            return self._seen[display_path]
+        except KeyError:
+            found = self._seen[display_path] = self._tx.file(display_path)
+            return found
+
+
+def expander_for(tx: Transaction) -> Callable[[LiveTask], Expansion]:
+    """Expands live Tasks as their runs would, sharing one memo of the notes."""
+    org_id = tx.meta("org_id")
+    lookup = FileMemo(tx)
+
+    def expand(task: LiveTask) -> Expansion:
+        agent = task.agent
+        return expand_embeds(
+            task.content,
+            org_id=org_id,
+            reader=Reader(agent.id, agent.guild_id),
+            lookup=lookup,
+            task_path=task_display_path(org_id, agent.id),
+        )
+
+    return expand
+
+
+@dataclass(frozen=True, slots=True)
+class NewestRun:
+    created_at: str
+    expanded_task_hash: str
+
+
+def newest_runs(tx: Transaction) -> dict[str, NewestRun]:
+    """Each agent's newest run: when, and the hash of the expanded Task its prompt held."""
+    rows = tx.conn.execute(
+        "SELECT r.agent_id, r.created_at, r.system_prompt FROM runs r"
+        " WHERE r.created_at = (SELECT MAX(n.created_at) FROM runs n WHERE n.agent_id = r.agent_id)"
+    )
+    found: dict[str, NewestRun] = {}
+    for agent_id, created_at, prompt in rows:
+        if agent_id not in found:
+            found[agent_id] = NewestRun(created_at, sha256_hex(_task_part(prompt)))
+    return found
+
+
+def _task_part(prompt: str) -> str:
+    """The text inside ``<task>`` … ``</task>`` (system_prompt's layout)."""
+    start = prompt.find("<task>\n")
+    end = prompt.rfind("\n</task>")
+    if start < 0 or end < start:
+        return ""
+    return prompt[start + len("<task>\n") : end]
+
+
+def open_proposal_counts(tx: Transaction) -> dict[str, int]:
+    """Open proposals per agent; empty where the server keeps no proposals table.
+
+    The proposals live in a table of their own feature; asked inside a savepoint, so a
+    database without it (SQLite or PostgreSQL alike) answers nothing instead of failing
+    the read it is part of.
+    """
+    conn = tx.conn
+    conn.execute("SAVEPOINT open_proposals")
+    try:
+        rows = conn.execute(
+            "SELECT agent_id, COUNT(*) FROM proposals WHERE status = 'open' GROUP BY agent_id"
+        ).fetchall()
+    except Exception:  # any driver's "no such table": the count is then 0
+        conn.execute("ROLLBACK TO SAVEPOINT open_proposals")
+        rows = []
+    conn.execute("RELEASE SAVEPOINT open_proposals")
+    return {str(agent_id): int(count) for agent_id, count in rows}

@@ -1,0 +1,1 @@
+"""The fleet: every agent at a glance, search across every Task, change sets, the audit."""

@@ -1,0 +1,203 @@
+"""The fleet's windows for the main window: View › Fleet, Search every Task, View › Audit,
+and the change-set preview a search's replace opens.
+
+Each window gets controllers of its own, made its children, so no long-lived object keeps a
+signal connected to a window that is gone. The main window hands in what they need: the
+runner, the signed-in connection (None before one) and how to open an agent at a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from app.core.change_plan import BadEditError, Edit, replace_edit
+from app.desk.change_set_flow import ChangeSetFlow
+from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
+from app.desk.runner import Runner
+from widgets.fleet.audit_dialog import AuditDialog
+from widgets.fleet.change_preview import ChangePreviewDialog
+from widgets.fleet.edit_selected_dialog import EditSelectedDialog
+from widgets.fleet.fleet_panel import FleetPanel
+from widgets.fleet.search_dialog import SearchDialog
+
+if TYPE_CHECKING:
+    from app.connect.connection import Connection
+
+OPERATORS_ONLY = "The fleet is for operators: sign in as one to see every agent."
+
+
+class BesideTaskPlace(Protocol):
+    """Where the Fleet opens: a tab beside the Task (widgets.window.beside_task)."""
+
+    def show(self, widget: QWidget, title: str, on_close: Callable[[], None]) -> None: ...
+
+    def remove(self, widget: QWidget) -> None: ...
+
+
+class FleetView(QWidget):
+    """View › Fleet: the fleet table, a tab beside the Task, loaded when it opens."""
+
+    def __init__(self, health: FleetHealth, guilds: dict[str, str], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("fleetView")
+        self.setWindowTitle("Fleet")
+        self.health = health
+        health.setParent(self)
+        self.panel = FleetPanel(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.panel)
+        health.loaded.connect(lambda rows: self.panel.show_rows(rows, guilds))
+        health.failed.connect(self.panel.show_failure)
+
+    def refresh(self) -> None:
+        self.health.load()
+
+
+class FleetWindows(QObject):
+    """Opens the fleet's windows; ``say(text)`` reports what can't be done on this server."""
+
+    def __init__(
+        self,
+        window: QWidget,
+        runner: Runner,
+        connection: Callable[[], Connection | None],
+        open_at: Callable[[str, int], None],
+        say: Callable[[str], None],
+        beside_task: BesideTaskPlace | None = None,
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._runner = runner
+        self._connection = connection
+        self._open_at = open_at
+        self._say = say
+        self._beside_task = beside_task  # a tab beside the Task; else a window of its own
+        self.fleet_view: FleetView | None = None
+        self.search_dialog: SearchDialog | None = None
+        self.audit_dialog: AuditDialog | None = None
+        self.preview_dialog: ChangePreviewDialog | None = None
+        self.edit_dialog: EditSelectedDialog | None = None
+        self._signed_in: Connection | None = None  # the connection the windows were made for
+
+    def _usable(self) -> Connection | None:
+        connection = self._connection()
+        if connection is None:
+            self._say("Connect to a server first.")
+            return None
+        if connection is not self._signed_in:
+            self._close_all()  # they talk to the server signed in to before
+            self._signed_in = connection
+        if connection.me.type != "operator":
+            self._say(OPERATORS_ONLY)
+            return None
+        if not connection.features.agent_list:  # a spec-only server: no fleet endpoints
+            self._say(NO_FLEET)
+            return None
+        return connection
+
+    def open_fleet(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.fleet_view is None:
+            guilds = {g.id: g.name for g in connection.guilds}
+            view = FleetView(FleetHealth(self._runner, connection.client), guilds, self._window)
+            view.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
+            view.panel.edit_requested.connect(self.ask_edit_for)
+            self.fleet_view = view
+        view = self.fleet_view
+        view.refresh()
+        if self._beside_task is not None:
+            self._beside_task.show(view, "Fleet", lambda: self._forget("fleet_view"))
+        else:
+            view.setWindowFlag(Qt.WindowType.Window)
+            view.resize(1100, 640)
+            view.show()
+        view.panel.filter.setFocus()
+
+    def open_search(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.search_dialog is None:
+            guilds = {g.id: g.name for g in connection.guilds}
+            search = FleetSearch(self._runner, connection.client)
+            dialog = SearchDialog(search, self._window, guilds)
+            dialog.hit_activated.connect(self._open_at)
+            dialog.replace_requested.connect(self.open_replace_preview)
+            dialog.finished.connect(lambda _: self._forget("search_dialog"))
+            self.search_dialog = dialog
+        self.search_dialog.show()
+        self.search_dialog.raise_()
+        self.search_dialog.query.setFocus()
+
+    def open_audit(self) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.audit_dialog is None:
+            dialog = AuditDialog(FleetAudit(self._runner, connection.client), self._window)
+            dialog.finished.connect(lambda _: self._forget("audit_dialog"))
+            self.audit_dialog = dialog
+        self.audit_dialog.on_refresh()
+        self.audit_dialog.show()
+        self.audit_dialog.raise_()
+
+    def open_replace_preview(
+        self, agent_ids: list[str], find: str, replacement: str, regex: bool
+    ) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        try:
+            edit = replace_edit(find, replacement, regex=regex)
+        except BadEditError as bad:
+            self._say(str(bad))
+            return
+        self.open_preview(agent_ids, edit, f"Replace “{find}” with “{replacement}”"[:200])
+
+    def ask_edit_for(self, agent_ids: list[str]) -> None:
+        """Apply an edit to the selected agents: what edit, then its change set's preview."""
+        asking = EditSelectedDialog(len(agent_ids), self._window)
+        self.edit_dialog = asking
+        asking.accepted.connect(lambda: self.open_preview(agent_ids, asking.edit(), asking.title()))
+        asking.finished.connect(lambda _: self._forget("edit_dialog"))
+        asking.open()
+
+    def open_preview(self, agent_ids: list[str], edit: Edit, title: str) -> None:
+        connection = self._usable()
+        if connection is None:
+            return
+        flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
+        dialog = ChangePreviewDialog(flow, title, self._window)
+        dialog.finished.connect(lambda _: self._forget("preview_dialog"))
+        self.preview_dialog = dialog
+        dialog.show()
+        flow.preview(agent_ids, edit)
+
+    def _close_all(self) -> None:
+        view = self.fleet_view
+        if view is not None and self._beside_task is not None:
+            self._beside_task.remove(view)
+        for name in (
+            "fleet_view",
+            "search_dialog",
+            "audit_dialog",
+            "preview_dialog",
+            "edit_dialog",
+        ):
+            window = getattr(self, name)
+            if window is not None:
+                window.close()
+            self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        dialog: Any = getattr(self, name)
+        setattr(self, name, None)
+        if dialog is not None:
+            dialog.deleteLater()
