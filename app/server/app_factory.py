@@ -1,4 +1,4 @@
-"""Builds the reference server's Starlette app over one SQLite database."""
+"""Builds the reference server's Starlette app over one database (SQLite or PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from app.core.workspace import Workspace, load_workspace
 from app.server import org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
-from app.server.database import DatabaseError, ServerDatabase
+from app.server.database import DatabaseError
+from app.server.db_open import Database, DatabaseTarget, is_postgres, open_server_database
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
@@ -25,7 +26,7 @@ from app.server.responses import ApiError, on_api_error, on_http_exception, on_u
 from app.server.seeding import seed_if_new
 
 
-def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
+def open_database(db_path: DatabaseTarget, workspace: Workspace | Path | None) -> Database:
     """Open (creating) the database and seed it from the workspace if it is new.
 
     A workspace given as a path is read and checked first: a malformed file is refused with
@@ -40,7 +41,7 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
             workspace = None
         else:
             workspace = load_workspace(workspace)
-    db = ServerDatabase(db_path)
+    db = open_server_database(db_path)
     try:
         if workspace is not None:
             seed_if_new(db, workspace)
@@ -51,12 +52,12 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
             with db.read() as tx:
                 if not tx.is_seeded():
                     raise DatabaseError(
-                        f"database {db_path} is empty and no workspace was given to seed it"
+                        f"database {db.where} is empty and no workspace was given to seed it"
                     )
     except (sqlite3.Error, OverflowError) as exc:
         # A file that is SQLite but not ours (other tables), or a value SQLite can't hold.
         db.close()
-        raise DatabaseError(f"cannot use database {db_path}: {exc}") from None
+        raise DatabaseError(f"cannot use database {db.where}: {exc}") from None
     except BaseException:
         db.close()
         raise
@@ -75,11 +76,12 @@ def _file_digest(path: Path) -> str | None:
         return None
 
 
-def _seeded_from(db_path: Path, digest: str) -> bool:
+def _seeded_from(db_path: DatabaseTarget, digest: str) -> bool:
     """Whether the database exists, is seeded, and was last checked against this file.
 
-    Read-only and best effort: any doubt means False, and the file is parsed as before."""
-    if not db_path.is_file():
+    Read-only and best effort: any doubt means False, and the file is parsed as before
+    (always on PostgreSQL, where a start is not the app's first paint)."""
+    if is_postgres(db_path) or not Path(db_path).is_file():
         return False
     try:
         conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5.0)
@@ -95,7 +97,7 @@ def _seeded_from(db_path: Path, digest: str) -> bool:
 
 
 def create_app(
-    db_path: Path,
+    db_path: DatabaseTarget,
     workspace: Workspace | Path | None = None,
     *,
     extensions: bool = True,
@@ -110,7 +112,7 @@ def create_app(
     answer 404 ``not found`` like any unknown route. ``configure`` is called last with the
     app; production never passes it (the tests mount their fault-injection routes with it).
     """
-    db = open_database(Path(db_path), workspace)
+    db = open_database(db_path if is_postgres(db_path) else Path(db_path), workspace)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -132,7 +134,6 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.db = db
-    app.state.callers = {}
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from app.server.callers import Caller
-from app.server.database import ServerDatabase
+from app.server.db_open import Database
 from app.server.responses import ApiError
 
 UNAUTHORIZED = "unauthorized"
 """The 401 message, kept stable for clients: a missing, malformed or unknown token."""
 
 
-def database(request: Request) -> ServerDatabase:
-    db: ServerDatabase = request.app.state.db
+def database(request: Request) -> Database:
+    db: Database = request.app.state.db
     return db
 
 
@@ -23,13 +24,15 @@ async def current_caller(request: Request) -> Caller:
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
-    # Tokens never change while the server runs, so a known one skips the database.
-    cache: dict[str, Caller] = request.app.state.callers
-    caller = cache.get(token)
+    # Looked up on every request, not cached: `taskdesk admin` may revoke a token while
+    # the server runs, on any of its processes, and the next request must be refused.
+    caller = await run_in_threadpool(_caller_for_token, database(request), token)
     if caller is None:
-        with database(request).read() as tx:
-            caller = tx.caller_for_token(token)
-        if caller is None:
-            raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
-        cache[token] = caller
+        raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
+    return caller
+
+
+def _caller_for_token(db: Database, token: str) -> Caller | None:
+    with db.read() as tx:
+        caller: Caller | None = tx.caller_for_token(token)
     return caller

@@ -57,3 +57,19 @@ CREATE TABLE IF NOT EXISTS file_changes (
     changed_by_name TEXT NOT NULL
 );
 """
+
+# ---------------------------------------------------------------- presence (team server)
+PRESENCE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS presence (
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    person_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    editing INTEGER NOT NULL,
+    since TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    PRIMARY KEY (agent_id, person_id)
+);
+"""
+"""Who has a Task open (``editing`` 0) or is changing it (1): one row per person and agent,
+``since`` when the editing began (or the looking), ``seen_at`` their last call; a row lapses
+60 s after ``seen_at`` (``presence_records``)."""

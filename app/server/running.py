@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
+from app.server.db_open import DatabaseTarget
 from app.server.http_guard import ConnectionLimits, guarded_protocol
 from app.server.rate_limit import RunRate
 
@@ -82,7 +83,7 @@ def _listening_socket(host: str, port: int) -> socket.socket:
 
 def start_server(
     workspace: Path | Workspace | None,
-    db_path: Path,
+    db_path: DatabaseTarget,
     *,
     host: str = "127.0.0.1",
     port: int = 0,
@@ -101,7 +102,7 @@ def start_server(
     """
     limits = limits or ConnectionLimits()
     app = create_app(
-        Path(db_path), workspace, extensions=extensions, configure=configure, run_rate=run_rate
+        db_path, workspace, extensions=extensions, configure=configure, run_rate=run_rate
     )
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:

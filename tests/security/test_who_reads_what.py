@@ -24,6 +24,8 @@ from app.core.resource_files import resource
 from app.core.workspace import Workspace, load_workspace
 from tests.live_server import LiveServer, ServerFactory
 
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
+
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
