@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 
-from app.cli import check, expand, merge, references, render, serve
+from app.cli import admin, check, expand, merge, references, render, serve
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, Command, UsageError, build_parser
 from app.core.workspace import WorkspaceError
 
-COMMANDS: tuple[Command, ...] = (serve, expand, references, check, merge, render)
+COMMANDS: tuple[Command, ...] = (serve, expand, references, check, merge, render, admin)
 COMMAND_NAMES: tuple[str, ...] = tuple(command.NAME for command in COMMANDS)
 
 

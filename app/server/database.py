@@ -42,7 +42,7 @@ from app.server.db_records import (
 from app.server.migrations import migrate
 from app.server.org_log import record_event
 from app.server.sql_dialect import like_pattern
-from app.server.tokens import matches, revoked_marker, token_digest
+from app.server.tokens import REVOKED, matches, revoked_marker, token_digest
 
 
 class Transaction:
@@ -148,14 +148,15 @@ class Transaction:
         ).rowcount
         return found > 0
 
-    def people(self) -> list[tuple[str, str, str, bool]]:
-        """Every person and agent as (id, name, type, has a working token), people first."""
-        rows: list[tuple[str, str, str, bool]] = [
-            (r[0], r[1], person_type(r[2]), _usable(r[3]))
+    def people(self) -> list[tuple[str, str, str, str]]:
+        """Every person and agent as (id, name, type, token state), people first; the
+        state is ``token works``, ``revoked`` or ``no token``."""
+        rows: list[tuple[str, str, str, str]] = [
+            (r[0], r[1], person_type(r[2]), _token_state(r[3]))
             for r in self.conn.execute("SELECT id, name, type, token FROM people ORDER BY id")
         ]
         rows += [
-            (r[0], r[1], "agent", _usable(r[2]))
+            (r[0], r[1], "agent", _token_state(r[2]))
             for r in self.conn.execute("SELECT id, name, token FROM agents ORDER BY id")
         ]
         return rows
@@ -403,8 +404,10 @@ class Transaction:
         return True
 
 
-def _usable(stored: str | None) -> bool:
-    return stored is not None and not stored.startswith("revoked:")
+def _token_state(stored: str | None) -> str:
+    if stored is None:
+        return "no token"
+    return "revoked" if stored.startswith(REVOKED) else "token works"
 
 
 class ServerDatabase:

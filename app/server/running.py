@@ -63,7 +63,7 @@ class ServerHandle:
         self.stop()
 
 
-def _listening_socket(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto IPPROTO_TCP matters: asyncio turns on TCP_NODELAY only for sockets that say TCP,
     # and without it a response's headers and body wait on a 40 ms delayed ACK. Accepted
@@ -79,6 +79,22 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         raise
     sock.setblocking(False)
     return sock
+
+
+def server_config(app: Starlette, limits: ConnectionLimits) -> uvicorn.Config:
+    """uvicorn's settings for the reference server (one process, or each worker's)."""
+    return uvicorn.Config(
+        app,
+        log_config=None,  # leave the host program's logging alone
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        ws="none",
+        timeout_graceful_shutdown=1,
+        timeout_keep_alive=int(limits.keep_alive),
+        http=guarded_protocol(limits),
+        h11_max_incomplete_event_size=limits.max_head_bytes,
+    )
 
 
 def start_server(
@@ -106,22 +122,11 @@ def start_server(
     )
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
-        sock = _listening_socket(host, port)
+        sock = listening_socket(host, port)
     except OSError:
         app.state.db.close()
         raise
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # leave the host program's logging alone
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        ws="none",
-        timeout_graceful_shutdown=1,
-        timeout_keep_alive=int(limits.keep_alive),
-        http=guarded_protocol(limits),
-        h11_max_incomplete_event_size=limits.max_head_bytes,
-    )
+    config = server_config(app, limits)
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="taskdesk-server", daemon=True
