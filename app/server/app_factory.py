@@ -14,11 +14,12 @@ from starlette.routing import BaseRoute
 
 from app import version
 from app.core.workspace import Workspace, load_workspace
-from app.server import org_routes, task_routes
+from app.server import event_routes, org_routes, task_routes
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
 from app.server.database import DatabaseError
 from app.server.db_open import Database, DatabaseTarget, is_postgres, open_server_database
+from app.server.live_events import EventWake
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
@@ -123,6 +124,7 @@ def create_app(
     routes += task_routes.router.routes + org_routes.router.routes
     if extensions:
         routes += task_routes.extension_router.routes + org_routes.extension_router.routes
+        routes += event_routes.extension_router.routes  # live events and presence
     check_described(routes)  # a route missing from the document stops the start, not a reader
     app = Starlette(
         routes=routes,
@@ -134,6 +136,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.db = db
+    app.state.event_wake = EventWake()  # rings this process's open event streams
+    if extensions:
+        db.on_change(app.state.event_wake.ring)
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())

@@ -28,6 +28,8 @@ BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/
 
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
+EVENTS = "/api/events"
+PRESENCE = "/api/presence"
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -120,6 +122,13 @@ def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> I
     for method, template in operations:
         names = re.findall(r"{(\w+)(?::path)?}", template)
         assert len(names) <= 1, f"{template}: give this test values for {names}"
+        if template == EVENTS:  # the whole log as this caller's stream tells it, then closed
+            yield Call(method, template, template + "?once=1&last_event_id=0")
+            continue
+        if template == PRESENCE:  # each caller opens every Task: the streams tell who is there
+            for agent_id in values["agent_id"]:
+                yield Call(method, template, template, {"agent_id": agent_id, "editing": True})
+            continue
         if not names:
             yield Call(method, template, template)
             if template == EMBEDDABLE:  # the same list in its compact form (EXTENSION)

@@ -38,6 +38,8 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("get", "/api/org/embed-status"): [],
     ("get", NOTE): ["display_path"],
     ("delete", NOTE): ["display_path"],
+    ("get", "/api/events"): ["Last-Event-ID", "last_event_id", "once"],
+    ("post", "/api/presence"): [],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),
@@ -46,11 +48,17 @@ SPEC_OPERATIONS = {
     ("get", "/api/guilds/{guild_id}/embed-status"),
     ("get", "/api/org/embeddable-notes"),
 }
+BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("put", TASK): {"content": "Routed."},
+    ("post", "/api/presence"): {"agent_id": "a_scout", "editing": True},
+}
 VALUES = {
     "agent_id": "a_scout",
     "guild_id": "guild_ops",
     "display_path": f"{ORG}/escalation.md",  # a path parameter that holds slashes
     "form": "compact",
+    "last_event_id": "0",
+    "once": "1",
 }
 
 
@@ -134,10 +142,14 @@ def test_every_listed_operation_is_served_as_described(live_server: LiveServer) 
             for p in document["paths"][template][method].get("parameters", [])
             if p["in"] == "query"
         }
-        body = {"content": "Routed."} if method == "put" else None
+        body = BODIES.get((method, template))
         answer = call(live_server, method.upper(), path, "ann", params=query, json=body)
         assert answer.status_code != 405, (method, path)
-        assert answer.status_code == 204 or answer.json() != {"error": "not found"}, (method, path)
+        streamed = answer.headers.get("content-type", "").startswith("text/event-stream")
+        assert answer.status_code == 204 or streamed or answer.json() != {"error": "not found"}, (
+            method,
+            path,
+        )
         described = document["paths"][template][method]["responses"]
         assert str(answer.status_code) in described, (method, path, answer.status_code)
 
