@@ -271,6 +271,14 @@ class TaskdeskClient:
         """Delete a note; `NoteEmbedded` when a live Task embeds it."""
         self._http.request("DELETE", self._note_path(display_path), expect=(200, 204))
 
+    # ------------------------------------------------------------------ presence
+
+    def post_presence(self, agent_id: str, *, editing: bool) -> None:
+        """Say the Task is open here (``editing``: with edits); lapses after 60 s (EXTENSION;
+        `NotFound` where the server lacks it)."""
+        body = orjson.dumps({"agent_id": agent_id, "editing": editing})
+        self._http.request("POST", "/api/presence", body=body, expect=(200, 204))
+
     # ------------------------------------------------------------------ runs
 
     def create_run(self, agent_id: str) -> RunInfo:

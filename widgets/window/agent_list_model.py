@@ -45,6 +45,7 @@ _ANSWERED = frozenset(
 
 NOT_REACHABLE = "Not reachable from the Task"
 UNSAVED_MARK = "•"  # the same mark as in the window title and the header
+EDITED_MARK = "✎"  # someone else is editing this Task now (live presence)
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -93,6 +94,7 @@ class AgentListModel(QStringListModel):
         self._filter = ""
         self._rows: list[_Row] = []
         self._unsaved: set[str] = set()
+        self._edited_elsewhere: set[str] = set()  # agents someone else is editing now
         # Built once per agent list, so a filter key costs one pass over the names.
         self._by_id: dict[str, AgentRow] = {}
         self._guild_names: dict[str, str] = {}
@@ -140,6 +142,17 @@ class AgentListModel(QStringListModel):
         row = self.row_of(agent_id)
         if row >= 0:
             self.dataChanged.emit(self.index(row), self.index(row))
+
+    def set_edited_by_others(self, agent_ids: set[str]) -> None:
+        """Mark the agents whose Task someone else is editing now (and unmark the rest)."""
+        changed = agent_ids ^ self._edited_elsewhere
+        self._edited_elsewhere = set(agent_ids)
+        rows = [r for r in (self.row_of(a) for a in changed) if r >= 0]
+        if rows:
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+
+    def is_edited_by_others(self, agent_id: str) -> bool:
+        return agent_id in self._edited_elsewhere
 
     def set_embedded_bytes(self, sizes: Mapping[str, int | None]) -> None:
         """What each agent's run would embed (None: not known); over the budget is marked."""
@@ -207,7 +220,8 @@ class AgentListModel(QStringListModel):
                 return "Guild heading"  # a heading over the agents below, not a choice
             return None
         if role == _DISPLAY:
-            return f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+            shown = f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+            return f"{shown} {EDITED_MARK}" if agent.id in self._edited_elsewhere else shown
         if role == _IS_GUILD:
             return False
         if role == _AGENT_ID:
@@ -220,6 +234,7 @@ class AgentListModel(QStringListModel):
         over = self._over_budget.get(agent.id)
         if role == _ACCESSIBLE_TEXT:
             marks = ["unsaved changes"] if agent.id in self._unsaved else []
+            marks += ["someone else is editing it"] if agent.id in self._edited_elsewhere else []
             marks += [NOT_REACHABLE.lower()] if broken else []
             marks += ["over the embed budget"] if over is not None else []
             return ", ".join([agent.name, *marks])
@@ -230,6 +245,8 @@ class AgentListModel(QStringListModel):
             if broken:
                 paths = "\n".join(f"• {b.path}" for b in broken)
                 parts.append(f"{NOT_REACHABLE}:\n{paths}")
+            if agent.id in self._edited_elsewhere:
+                parts.append("Someone else is editing this Task now.")
             if parts:
                 return inert_tooltip("\n".join(parts))
             if not agent.task_version:  # opened by id, its version not read yet
