@@ -10,6 +10,11 @@ a new SQLite file under ``tmp_path``, test hooks on. It is a ``LiveServer``:
     live_server.hook("fail", status=503, count=1)   POST /__test__/fail (tests/server_hooks.py)
     live_server.restart()             stop, then start again on the same database (and port)
 
+Both backends: a test module that sets ``BOTH_BACKENDS = True`` runs each of its tests that
+start a server twice, on SQLite and on PostgreSQL (``server_backend``; a schema of its own in
+a PostgreSQL server the run starts once, ``postgres``). A test that passes its own
+``db_path`` (a file) stays on SQLite.
+
 ``server_factory(workspace=None, *, test_hooks=True, db_path=None)``: start another server,
 from a workspace dict (written to a file), a workspace path, or the basic workspace. Every
 server a test starts is stopped when it ends: in the background, since winding down its
@@ -20,8 +25,10 @@ basic workspace as a dict to change before passing it to ``server_factory``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,6 +40,8 @@ import requests
 from starlette.applications import Starlette
 
 from app.server import ServerHandle, start_server
+from app.server.db_open import DatabaseTarget
+from tests.postgres_cluster import PostgresCluster, postgres_cluster
 from tests.server_hooks import install_test_hooks
 
 WORKSPACE_BASIC = Path(__file__).resolve().parent / "data" / "workspace_basic.json"
@@ -59,7 +68,7 @@ class LiveServer:
 
     handle: ServerHandle
     workspace_path: Path
-    db_path: Path
+    db_path: DatabaseTarget
     test_hooks: bool
     tokens: dict[str, str] = field(default_factory=dict)
 
@@ -95,6 +104,19 @@ class LiveServer:
         response.raise_for_status()
         result: dict[str, Any] = response.json()
         return result
+
+    def query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` (SQLite's text) read straight from the server's database file or
+        PostgreSQL schema, not through the server."""
+        if isinstance(self.db_path, str):
+            import psycopg
+
+            from app.server.sql_dialect import postgres_query
+
+            with psycopg.connect(self.db_path, autocommit=True) as conn:
+                return [tuple(r) for r in conn.execute(postgres_query(sql), parameters)]
+        with contextlib.closing(sqlite3.connect(self.db_path)) as conn:
+            return [tuple(r) for r in conn.execute(sql, parameters)]
 
     def stop(self) -> None:
         self.handle.stop()
@@ -138,8 +160,35 @@ def workspace_basic() -> dict[str, Any]:
     return copy.deepcopy(data)
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A module with ``BOTH_BACKENDS = True``: its servers' tests on each backend."""
+    if getattr(metafunc.module, "BOTH_BACKENDS", False) and (
+        "server_backend" in metafunc.fixturenames
+    ):
+        metafunc.parametrize("server_backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A PostgreSQL server of the run's own (each xdist worker starts one), started the first
+    time a test asks for it."""
+    with postgres_cluster() as cluster:
+        yield cluster
+
+
 @pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
+def server_backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` unless the module runs on both backends (``BOTH_BACKENDS``)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def server_factory(
+    tmp_path: Path, server_backend: str, request: pytest.FixtureRequest
+) -> Iterator[ServerFactory]:
     started: list[LiveServer] = []
 
     def start(
@@ -155,7 +204,13 @@ def server_factory(tmp_path: Path) -> Iterator[ServerFactory]:
         else:
             path = workspace if workspace is not None else WORKSPACE_BASIC
         data = json.loads(path.read_text(encoding="utf-8"))
-        db = db_path if db_path is not None else tmp_path / f"server-{n}.sqlite3"
+        db: DatabaseTarget
+        if db_path is not None:
+            db = db_path
+        elif server_backend == "postgresql":
+            db = request.getfixturevalue("postgres").new_schema()
+        else:
+            db = tmp_path / f"server-{n}.sqlite3"
         handle = start_server(path, db, configure=_hooks(test_hooks))
         server = LiveServer(handle, path, db, test_hooks, _tokens(data))
         started.append(server)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 
 from app.cli import (
+    admin,
     check,
     expand,
     merge,
@@ -35,6 +36,7 @@ COMMANDS: tuple[Command, ...] = (
     propose,
     proposals,
     search,
+    admin,
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(command.NAME for command in COMMANDS)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import quote, urlencode
 
 import orjson
@@ -495,6 +497,14 @@ class TaskdeskClient:
         )
         return parse_answer(answer.body, "the edit's impact", impact_from, _type(answer))
 
+    # ------------------------------------------------------------------ presence
+
+    def post_presence(self, agent_id: str, *, editing: bool) -> None:
+        """Say the Task is open here (``editing``: with edits); lapses after 60 s (EXTENSION;
+        `NotFound` where the server lacks it)."""
+        body = orjson.dumps({"agent_id": agent_id, "editing": editing})
+        self._http.request("POST", "/api/presence", body=body, expect=(200, 204))
+
     # ------------------------------------------------------------------ runs
 
     def create_run(self, agent_id: str) -> RunInfo:
@@ -591,7 +601,8 @@ class TaskdeskClient:
 
     def org_health(self) -> list[HealthRow]:
         """Every agent's health; `NotFound` where the server lacks the fleet."""
-        answer = self._fleet_http.request("GET", "/api/org/health")
+        with _fleet_refusals():
+            answer = self._fleet_http.request("GET", "/api/org/health")
         return parse_answer(
             answer.body, "the fleet", health_from, _type(answer), long_lists=("agents",)
         )
@@ -623,7 +634,8 @@ class TaskdeskClient:
             params["regex"] = "1"
         if guild_id:
             params["guild"] = guild_id
-        answer = self._fleet_http.request("GET", "/api/org/search?" + urlencode(params))
+        with _fleet_refusals():
+            answer = self._fleet_http.request("GET", "/api/org/search?" + urlencode(params))
         return parse_answer(
             answer.body, "the search", search_from, _type(answer), long_lists=("agents",)
         )
@@ -649,27 +661,31 @@ class TaskdeskClient:
                 "A Task of the change set holds a character that cannot be saved (a broken "
                 "Unicode character). Untick that Task or fix it, then apply again."
             ) from None
-        answer = self._fleet_http.request(
-            "POST", "/api/org/change-sets", body=body, expect=(200, 201)
-        )
+        with _fleet_refusals():
+            answer = self._fleet_http.request(
+                "POST", "/api/org/change-sets", body=body, expect=(200, 201)
+            )
         return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
 
     def change_sets(self) -> list[ChangeSet]:
-        answer = self._http.request("GET", "/api/org/change-sets")
+        with _fleet_refusals():
+            answer = self._http.request("GET", "/api/org/change-sets")
         return parse_answer(answer.body, "the change sets", change_sets_from, _type(answer))
 
     def change_set(self, change_set_id: str) -> ChangeSet:
-        answer = self._http.request("GET", f"/api/org/change-sets/{_segment(change_set_id)}")
+        with _fleet_refusals():
+            answer = self._http.request("GET", f"/api/org/change-sets/{_segment(change_set_id)}")
         return parse_answer(answer.body, "the change set", change_set_from, _type(answer))
 
     def revert_change_set(self, change_set_id: str) -> ChangeSet:
         """A new change set putting the Tasks back; ``skipped`` the ones saved since."""
-        answer = self._fleet_http.request(
-            "POST",
-            f"/api/org/change-sets/{_segment(change_set_id)}/revert",
-            body=b"{}",
-            expect=(200, 201),
-        )
+        with _fleet_refusals():
+            answer = self._fleet_http.request(
+                "POST",
+                f"/api/org/change-sets/{_segment(change_set_id)}/revert",
+                body=b"{}",
+                expect=(200, 201),
+            )
         return parse_answer(answer.body, "the revert", change_set_from, _type(answer))
 
     def audit(
@@ -691,10 +707,23 @@ class TaskdeskClient:
             if value
         }
         path = "/api/org/audit" + ("?" + urlencode(params) if params else "")
-        answer = self._http.request("GET", path)
+        with _fleet_refusals():
+            answer = self._http.request("GET", path)
         return parse_answer(
             answer.body, "the audit", audit_from, _type(answer), long_lists=("events",)
         )
+
+
+_FLEET_OPERATORS_ONLY = "Only operators can see the fleet. Sign in as an operator."
+
+
+@contextmanager
+def _fleet_refusals() -> Iterator[None]:
+    """The fleet's routes serve operators alone: their "operators only" says so of the fleet."""
+    try:
+        yield
+    except OperatorsOnly:
+        raise OperatorsOnly(_FLEET_OPERATORS_ONLY) from None
 
 
 def _json(payload: dict[str, object], what: str = "text") -> bytes:

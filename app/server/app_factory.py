@@ -1,4 +1,4 @@
-"""Builds the reference server's Starlette app over one SQLite database."""
+"""Builds the reference server's Starlette app over one database (SQLite or PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute
 from app import version
 from app.core.workspace import Workspace, WorkspaceError, load_workspace, read_workspace_bytes
 from app.server import (
+    event_routes,
     fleet_routes,
     note_routes,
     note_uses,
@@ -24,8 +25,10 @@ from app.server import (
 )
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
-from app.server.database import DatabaseError, ServerDatabase
+from app.server.database import DatabaseError
+from app.server.db_open import Database, DatabaseTarget, is_postgres, open_server_database
 from app.server.disk_full import on_storage_error
+from app.server.live_events import EventWake
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
@@ -35,7 +38,7 @@ from app.server.task_answers import TaskAnswers
 from app.server.token_gate import TokenGate
 
 
-def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDatabase:
+def open_database(db_path: DatabaseTarget, workspace: Workspace | Path | None) -> Database:
     """Open (creating) the database and seed it from the workspace if it is new.
 
     A workspace given as a path is read and checked first: a malformed file is refused with
@@ -50,7 +53,7 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
             workspace = None
         else:
             workspace = load_workspace(workspace)
-    db = ServerDatabase(db_path)
+    db = open_server_database(db_path)
     try:
         if workspace is not None:
             seed_if_new(db, workspace)
@@ -61,20 +64,20 @@ def open_database(db_path: Path, workspace: Workspace | Path | None) -> ServerDa
             with db.read() as tx:
                 if not tx.is_seeded():
                     raise DatabaseError(
-                        f"database {db_path} is empty and no workspace was given to seed it"
+                        f"database {db.where} is empty and no workspace was given to seed it"
                     )
         build_note_uses(db)
     except (sqlite3.Error, OverflowError) as exc:
         # A file that is SQLite but not ours (other tables), or a value SQLite can't hold.
         db.close()
-        raise DatabaseError(f"cannot use database {db_path}: {exc}") from None
+        raise DatabaseError(f"cannot use database {db.where}: {exc}") from None
     except BaseException:
         db.close()
         raise
     return db
 
 
-def build_note_uses(db: ServerDatabase) -> None:
+def build_note_uses(db: Database) -> None:
     """A database made before the used-by index existed gets it once, when first opened."""
     with db.read() as tx:
         built = note_uses.is_built(tx)
@@ -96,11 +99,12 @@ def _file_digest(path: Path) -> str | None:
         return None
 
 
-def _seeded_from(db_path: Path, digest: str) -> bool:
+def _seeded_from(db_path: DatabaseTarget, digest: str) -> bool:
     """Whether the database exists, is seeded, and was last checked against this file.
 
-    Read-only and best effort: any doubt means False, and the file is parsed as before."""
-    if not db_path.is_file():
+    Read-only and best effort: any doubt means False, and the file is parsed as before
+    (always on PostgreSQL, where a start is not the app's first paint)."""
+    if is_postgres(db_path) or not Path(db_path).is_file():
         return False
     try:
         conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5.0)
@@ -116,7 +120,7 @@ def _seeded_from(db_path: Path, digest: str) -> bool:
 
 
 def create_app(
-    db_path: Path,
+    db_path: DatabaseTarget,
     workspace: Workspace | Path | None = None,
     *,
     extensions: bool = True,
@@ -131,7 +135,7 @@ def create_app(
     answer 404 ``not found`` like any unknown route. ``configure`` is called last with the
     app; production never passes it (the tests mount their fault-injection routes with it).
     """
-    db = open_database(Path(db_path), workspace)
+    db = open_database(db_path if is_postgres(db_path) else Path(db_path), workspace)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -147,6 +151,7 @@ def create_app(
         routes += org_routes.extension_router.routes
         routes += proposal_routes.extension_router.routes
         routes += fleet_routes.router.routes
+        routes += event_routes.extension_router.routes  # live events and presence
     check_described(routes)  # a route missing from the document stops the start, not a reader
     app = Starlette(
         routes=routes,
@@ -163,7 +168,9 @@ def create_app(
     # would answer 307 to a Location built from the request's Host, before any token check.
     app.router.redirect_slashes = False
     app.state.db = db
-    app.state.callers = {}
+    app.state.event_wake = EventWake()  # rings this process's open event streams
+    if extensions:
+        db.on_change(app.state.event_wake.ring)
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.task_answers = TaskAnswers()  # task.md's answers per version (task_routes)
     app.state.extensions = extensions

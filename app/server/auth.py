@@ -4,45 +4,58 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from app.server.callers import Caller
 from app.server.database import ServerDatabase
+from app.server.db_open import Database
 from app.server.responses import ApiError
 
 UNAUTHORIZED = "unauthorized"
 """The 401 message, kept stable for clients: a missing, malformed or unknown token."""
 
+CALLER_KEY = "taskdesk.caller"
+"""Where the token gate leaves the caller it found in the request's scope, for the route."""
 
-def database(request: Request) -> ServerDatabase:
-    db: ServerDatabase = request.app.state.db
+
+def database(request: Request) -> Database:
+    db: Database = request.app.state.db
     return db
 
 
-def caller_for_authorization(state: Any, authorization: str) -> Caller | None:
+async def caller_for_authorization(state: Any, authorization: str) -> Caller | None:
     """The caller an ``Authorization`` header names (``Bearer <token>``), or None.
 
-    ``state`` is the app's state: its database and the cache of tokens already seen."""
+    Looked up on every request, never cached: ``taskdesk admin`` may revoke a token while the
+    server runs, on any of its processes, and the next request must be refused. On SQLite the
+    lookup is one indexed point read (WAL: a reader never waits for a writer), so it runs on
+    the event loop; a PostgreSQL round trip runs in a thread."""
     scheme, _, token = authorization.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         return None
-    # Tokens never change while the server runs, so a known one skips the database.
-    cache: dict[str, Caller] = state.callers
-    caller = cache.get(token)
-    if caller is None:
-        db: ServerDatabase = state.db
-        with db.read() as tx:
-            caller = tx.caller_for_token(token)
-        if caller is None:
-            return None
-        cache[token] = caller
+    db: Database = state.db
+    if isinstance(db, ServerDatabase):
+        return _caller_for_token(db, token)
+    return await run_in_threadpool(_caller_for_token, db, token)
+
+
+def _caller_for_token(db: Database, token: str) -> Caller | None:
+    with db.read() as tx:
+        caller: Caller | None = tx.caller_for_token(token)
     return caller
 
 
 async def current_caller(request: Request) -> Caller:
-    """The caller named by ``Authorization: Bearer <token>``; 401 for anything else."""
-    caller = caller_for_authorization(request.app.state, request.headers.get("authorization", ""))
+    """The caller named by ``Authorization: Bearer <token>``; 401 for anything else. The token
+    gate has looked it up already for every route that needs a caller."""
+    caller = request.scope.get(CALLER_KEY)
+    if caller is None:
+        caller = await caller_for_authorization(
+            request.app.state, request.headers.get("authorization", "")
+        )
     if caller is None:
         raise ApiError(401, UNAUTHORIZED, headers={"WWW-Authenticate": "Bearer"})
+    assert isinstance(caller, Caller)
     return caller

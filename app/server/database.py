@@ -1,10 +1,13 @@
-"""The reference server's SQLite database: schema, connections, transactions and queries.
+"""The reference server's database: transactions and queries, and the SQLite backend.
 
 The storage is the one the spec describes: the live Task on the agent row (``task``,
 ``task_version``, ``task_hash``, ``task_updated_at``), earlier texts in ``task_revisions``
 (newest 50 kept), a ``file_changes`` row per save, and runs that keep the Task they started
-with. Writes run in ``BEGIN IMMEDIATE`` under a process lock, so a version check and the
-write that follows it are one atomic step even with many clients at once.
+with. Every query is written once in SQL both SQLite and PostgreSQL take (``sql_dialect``);
+``pg_database`` runs the same ``Transaction`` on PostgreSQL. On SQLite writes run in
+``BEGIN IMMEDIATE`` under a process lock; on PostgreSQL a save locks its agent's row. Either
+way a version check and the write that follows it are one atomic step with many clients.
+The schema is made and upgraded by ``migrations`` when the database opens.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,15 +40,17 @@ from app.server.db_records import (
     person_type,
     utc_now,
 )
-from app.server.db_schema import PROPOSALS_SCHEMA, SCHEMA, create_runs_table
-from app.server.org_log import ORG_LOG_SCHEMA, record_event
+from app.server.migrations import migrate
+from app.server.org_log import record_event
+from app.server.sql_dialect import like_pattern
+from app.server.tokens import REVOKED, matches, revoked_marker, token_digest
 
 
 class Transaction:
     """Every query the server runs, on one connection inside one transaction."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+    def __init__(self, conn: Any) -> None:
+        self.conn: sqlite3.Connection = conn  # or pg_database.PgConnection, which acts alike
         # Seeding writes every agent and note, then builds the used-by index once.
         self.uses_deferred = False
 
@@ -62,18 +67,24 @@ class Transaction:
         return str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     def caller_for_token(self, token: str) -> Caller | None:
+        """Whose token this is; only its SHA-256 is stored (``tokens``)."""
+        digest = token_digest(token)
         row = self.conn.execute(
-            "SELECT id, name, type FROM people WHERE token = ?", (token,)
+            "SELECT id, name, type, token FROM people WHERE token = ?", (digest,)
         ).fetchone()
-        if row is not None:
+        if row is not None and matches(row[3], token):
             return Caller(row[0], row[1], person_type(row[2]))
         row = self.conn.execute(
-            "SELECT id, name, guild_id FROM agents WHERE token = ?", (token,)
+            "SELECT id, name, guild_id, token FROM agents WHERE token = ?", (digest,)
         ).fetchone()
-        if row is not None:
+        if row is not None and matches(row[3], token):
             return Caller(row[0], row[1], "agent", guild_id=row[2])
         return None
 
@@ -83,19 +94,13 @@ class Transaction:
         ).fetchone()
         return Caller(row[0], row[1], person_type(row[2])) if row else None
 
-    def first_operator(self) -> Caller | None:
-        row = self.conn.execute(
-            "SELECT id, name, type FROM people WHERE type = 'operator' ORDER BY rowid LIMIT 1"
-        ).fetchone()
-        return Caller(row[0], row[1], "operator") if row else None
-
     def add_guild(self, guild_id: str, name: str) -> None:
         self.conn.execute("INSERT INTO guilds (id, name) VALUES (?, ?)", (guild_id, name))
 
     def add_person(self, person_id: str, name: str, type_: str, token: str) -> None:
         self.conn.execute(
             "INSERT INTO people (id, name, type, token) VALUES (?, ?, ?, ?)",
-            (person_id, name, type_, token),
+            (person_id, name, type_, token_digest(token)),
         )
 
     def add_agent(
@@ -114,15 +119,51 @@ class Transaction:
             "INSERT INTO agents (id, name, guild_id, token, task, task_version, task_hash,"
             " task_updated_at, task_updated_by_type, task_updated_by_id, task_updated_by_name)"
             " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
-            (agent_id, name, guild_id, token, task, sha256_hex(task), at, by.type, by.id, by.name),
+            (
+                agent_id,
+                name,
+                guild_id,
+                None if token is None else token_digest(token),
+                task,
+                sha256_hex(task),
+                at,
+                by.type,
+                by.id,
+                by.name,
+            ),
         )
         note_uses.task_changed(self, agent_id, task)
 
     def replace_tokens(self, tokens: dict[str, str]) -> None:
         """Give the people and agents named (by id) new tokens; the old ones stop working."""
         for owner_id, token in tokens.items():
-            self.conn.execute("UPDATE people SET token = ? WHERE id = ?", (token, owner_id))
-            self.conn.execute("UPDATE agents SET token = ? WHERE id = ?", (token, owner_id))
+            digest = token_digest(token)
+            self.conn.execute("UPDATE people SET token = ? WHERE id = ?", (digest, owner_id))
+            self.conn.execute("UPDATE agents SET token = ? WHERE id = ?", (digest, owner_id))
+
+    def revoke_token(self, owner_id: str) -> bool:
+        """The person's or agent's token stops working; False when there is no such id."""
+        marker = revoked_marker(owner_id)
+        found = self.conn.execute(
+            "UPDATE people SET token = ? WHERE id = ?", (marker, owner_id)
+        ).rowcount
+        found += self.conn.execute(
+            "UPDATE agents SET token = ? WHERE id = ?", (marker, owner_id)
+        ).rowcount
+        return found > 0
+
+    def people(self) -> list[tuple[str, str, str, str]]:
+        """Every person and agent as (id, name, type, token state), people first; the
+        state is ``token works``, ``revoked`` or ``no token``."""
+        rows: list[tuple[str, str, str, str]] = [
+            (r[0], r[1], person_type(r[2]), _token_state(r[3]))
+            for r in self.conn.execute("SELECT id, name, type, token FROM people ORDER BY id")
+        ]
+        rows += [
+            (r[0], r[1], "agent", _token_state(r[2]))
+            for r in self.conn.execute("SELECT id, name, token FROM agents ORDER BY id")
+        ]
+        return rows
 
     def guilds(self) -> list[tuple[str, str]]:
         return [tuple(r) for r in self.conn.execute("SELECT id, name FROM guilds ORDER BY id")]
@@ -189,6 +230,10 @@ class Transaction:
         ``event`` is the change log's kind for the save (``task_restored`` for a restore);
         None when the caller records one event for many saves (a change set).
         """
+        # Claim the agent's row first: on PostgreSQL the no-op update locks it until the
+        # commit, so a concurrent save waits here and then reads the version this one made
+        # (SQLite's writers are one at a time already).
+        self.conn.execute("UPDATE agents SET task_version = task_version WHERE id = ?", (agent_id,))
         live = self.task(agent_id, with_revisions=False)
         if live is None:
             raise KeyError(agent_id)
@@ -267,9 +312,11 @@ class Transaction:
 
     def agents_embedding(self, display_path: str) -> list[str]:
         """Agents whose live Task text embeds ``display_path`` directly, sorted."""
-        # instr() narrows the rows cheaply; the embed parser decides.
+        # LIKE narrows the rows cheaply (SQLite's ignores case: more rows, never fewer);
+        # the embed parser decides.
         rows = self.conn.execute(
-            "SELECT id, task FROM agents WHERE instr(task, ?) > 0 ORDER BY id", (display_path,)
+            "SELECT id, task FROM agents WHERE task LIKE ? ESCAPE '\\' ORDER BY id",
+            (like_pattern(display_path),),
         )
         return [agent_id for agent_id, task in rows if display_path in embedded_paths(task)]
 
@@ -314,7 +361,7 @@ class Transaction:
     def _files_changed(self) -> None:
         self.conn.execute(
             "INSERT INTO meta (key, value) VALUES ('files_generation', '1') ON CONFLICT(key)"
-            " DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+            " DO UPDATE SET value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT)"
         )
 
     def put_file(self, file: OrgFile, *, by: Caller, at: str | None = None) -> OrgFile:
@@ -327,8 +374,10 @@ class Transaction:
         version = old[0] + 1 if old else file.version
         access = json.dumps([{"principal": e.principal, "role": e.role} for e in file.access])
         self.conn.execute(
-            "INSERT OR REPLACE INTO files (display_path, kind, title, text, version, access,"
-            " deleted_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+            "INSERT INTO files (display_path, kind, title, text, version, access, deleted_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (display_path) DO UPDATE SET"
+            " kind = excluded.kind, title = excluded.title, text = excluded.text,"
+            " version = excluded.version, access = excluded.access, deleted_at = NULL",
             (file.display_path, file.kind, file.title, file.text, version, access),
         )
         self._file_change(file.display_path, "put", version, file.text or "", when, by)
@@ -382,30 +431,43 @@ class Transaction:
         return True
 
 
+def _token_state(stored: str | None) -> str:
+    if stored is None:
+        return "no token"
+    return "revoked" if stored.startswith(REVOKED) else "token works"
+
+
 class ServerDatabase:
     """A pool of connections to one SQLite file in WAL mode, handed out per transaction."""
 
+    dialect = "sqlite"
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.where = str(self.path)
         self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         # SQLite's own lock would also serialise writers, but a busy writer there waits in
         # sleeps; a process lock hands the write over at once and keeps the race tight.
         self._write_lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
         self._closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if not self.path.exists():
-                # It holds every token: only its owner may read it. SQLite gives the -wal
-                # and -shm files the mode of the database file.
+                # It holds every token's digest: only its owner may read it. SQLite gives the
+                # -wal and -shm files the mode of the database file.
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             conn = self._connect()
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(SCHEMA)
-            conn.executescript(ORG_LOG_SCHEMA)
-            conn.executescript(PROPOSALS_SCHEMA)
-            create_runs_table(conn)
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                migrate(conn, self.dialect, self.where)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
         except (OSError, sqlite3.Error) as exc:
             raise DatabaseError(f"cannot open database {self.path}: {exc}") from None
         self._pool.put(conn)
@@ -461,6 +523,13 @@ class ServerDatabase:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+        for listener in list(self._listeners):
+            listener()
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after each write this process commits (SQLite has one serving
+        process; ``taskdesk admin`` in another is seen by the event stream's own checks)."""
+        self._listeners.append(listener)
 
     def close(self) -> None:
         self._closed = True

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS guilds (id TEXT PRIMARY KEY, name TEXT NOT NULL);
@@ -58,6 +56,11 @@ CREATE TABLE IF NOT EXISTS file_changes (
     changed_by_id TEXT NOT NULL,
     changed_by_name TEXT NOT NULL
 );
+"""
+
+# ---------------------------------------------------------------------- notes (blast radius)
+
+NOTES_SCHEMA = """
 -- Notes with their blast radius: the used-by index (app/server/note_uses.py) and a note's
 -- kept earlier texts (app/server/note_revisions.py). agent_runs: each run's embedded bytes and
 -- broken embeds now, kept with the index (the impact's "before").
@@ -103,14 +106,11 @@ CREATE INDEX IF NOT EXISTS runs_by_agent ON runs (agent_id, created_at);
 """
 
 
-def create_runs_table(conn: sqlite3.Connection) -> None:
-    """The runs table, with ``spans`` added to a database made before it existed."""
-    conn.executescript(RUNS_TABLE)
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
-    if "spans" not in columns:
-        conn.execute("ALTER TABLE runs ADD COLUMN spans TEXT")
+RUNS_IN_ORDER = "ALTER TABLE runs ADD COLUMN seq INTEGER;"
+"""Each run's place among its agent's runs (1, 2, …): what orders runs made in the same
+millisecond (the table is made by ``migrations``)."""
 
-
+# ---------------------------------------------------------------- proposals
 # Proposals: a person's draft of a Task's whole text, for an operator to review and publish.
 # ``proposals`` holds the newest revision's fields; ``proposal_revisions`` every revision.
 # ``version_origins`` says which proposal (or change set) made a version of a Task.
@@ -146,7 +146,23 @@ CREATE TABLE IF NOT EXISTS proposal_revisions (
     created_at TEXT NOT NULL,
     PRIMARY KEY (proposal_id, revision)
 );
--- The fleet: change sets (many Tasks changed as one reviewed, revertible unit).
+-- Which change set or proposal made a version (shared with the proposals; each fills its own
+-- columns).
+CREATE TABLE IF NOT EXISTS version_origins (
+    agent_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    proposal_id TEXT,
+    proposal_author_name TEXT,
+    change_set_id TEXT,
+    change_set_title TEXT,
+    PRIMARY KEY (agent_id, version)
+);
+"""
+
+# ---------------------------------------------------------------- change sets (the fleet)
+# Many Tasks changed as one reviewed, revertible unit. ``version_origins`` (above) names the
+# change set that made a version, in its own columns.
+FLEET_SCHEMA = """
 CREATE TABLE IF NOT EXISTS change_sets (
     id TEXT PRIMARY KEY,
     serial INTEGER NOT NULL UNIQUE,
@@ -165,15 +181,20 @@ CREATE TABLE IF NOT EXISTS change_set_changes (
     content TEXT NOT NULL,
     PRIMARY KEY (change_set_id, agent_id)
 );
--- Which change set or proposal made a version (shared with the proposals; each fills its own
--- columns).
-CREATE TABLE IF NOT EXISTS version_origins (
-    agent_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    proposal_id TEXT,
-    proposal_author_name TEXT,
-    change_set_id TEXT,
-    change_set_title TEXT,
-    PRIMARY KEY (agent_id, version)
+"""
+
+# ---------------------------------------------------------------- presence (team server)
+PRESENCE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS presence (
+    agent_id TEXT NOT NULL REFERENCES agents(id),
+    person_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    editing INTEGER NOT NULL,
+    since TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    PRIMARY KEY (agent_id, person_id)
 );
 """
+"""Who has a Task open (``editing`` 0) or is changing it (1): one row per person and agent,
+``since`` when the editing began (or the looking), ``seen_at`` their last call; a row lapses
+60 s after ``seen_at`` (``presence_records``)."""

@@ -231,6 +231,54 @@ PARAMETERS.update(FLEET_PARAMETERS)
 """Each operation's parameters; one with none is left out."""
 PARAMETERS.update(proposal_doc.PARAMETERS)
 
+# ---------------------------------------------------------------- live events and presence
+_EVENTS_DOC = (
+    "Server-sent events: `task_saved` {agent_id, version, by_name}, `proposal` {id, agent_id,"
+    " status}, `note_saved` {display_path, version} (notes the caller can read), `presence`"
+    " {agent_id, person_id, name, editing, since, present}; each logged event has an `id` to"
+    " resume from; a comment at least every 15 s"
+)
+RESPONSES[("get", "/api/events")] = {
+    "200": {
+        "description": _EVENTS_DOC,
+        "content": {"text/event-stream": {"schema": STRING}},
+    },
+    "401": UNAUTHORIZED,
+    "422": _error("`Last-Event-ID must be an event id`"),
+}
+RESPONSES[("post", "/api/presence")] = {
+    "204": {"description": "Noted; it lapses 60 s after the last call"},
+    "401": UNAUTHORIZED,
+    "404": _error("`no such agent`"),
+    "422": _error(
+        "`task is not writable` (an agent's token), `agent_id must be a string`, "
+        "`editing must be true or false`, or a body that is not a JSON object"
+    ),
+}
+PARAMETERS[("get", "/api/events")] = [
+    {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+        "description": "resume after this event (else: from now)",
+    },
+    {
+        "name": "last_event_id",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+        "description": "the same, for clients that cannot set the header",
+    },
+    {
+        "name": "once",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "`1`: send what there is, then close",
+    },
+]
+
 REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("put", "/api/agents/{agent_id}/files/task.md"): {
         "required": True,
@@ -258,6 +306,18 @@ REQUEST_BODIES.update(FLEET_REQUEST_BODIES)
 RESPONSES.update(note_doc.RESPONSES)
 REQUEST_BODIES.update(note_doc.REQUEST_BODIES)
 PARAMETERS.update({key: [DISPLAY_PATH] for key in note_doc.RESPONSES if "{" in key[1]})
+
+REQUEST_BODIES[("post", "/api/presence")] = {
+    "required": True,
+    "content": {
+        JSON: {
+            "schema": object_schema(
+                ["agent_id"],
+                {"agent_id": STRING, "editing": {"type": "boolean"}},
+            )
+        }
+    },
+}
 
 SECURITY_SCHEMES = {"bearer": {"type": "http", "scheme": "bearer"}}
 

@@ -51,7 +51,8 @@ def add_run(tx: Transaction, run: RunRecord, *, by: Caller) -> RunRecord:
     spans = None if run.spans is None else [[s.start, s.end, s.path, s.parent] for s in run.spans]
     tx.conn.execute(
         "INSERT INTO runs (id, agent_id, created_at, created_by_id, system_prompt, task_source,"
-        " spans) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        " spans, seq) VALUES (?, ?, ?, ?, ?, ?, ?,"
+        " (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs WHERE agent_id = ?))",
         (
             run.id,
             run.agent_id,
@@ -60,11 +61,12 @@ def add_run(tx: Transaction, run: RunRecord, *, by: Caller) -> RunRecord:
             run.system_prompt,
             json.dumps(run.task_source),
             None if spans is None else json.dumps(spans),
+            run.agent_id,
         ),
     )
     tx.conn.execute(
-        "DELETE FROM runs WHERE agent_id = ? AND rowid NOT IN"
-        " (SELECT rowid FROM runs WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC"
+        "DELETE FROM runs WHERE agent_id = ? AND id NOT IN"
+        " (SELECT id FROM runs WHERE agent_id = ? ORDER BY created_at DESC, seq DESC"
         "  LIMIT ?)",
         (run.agent_id, run.agent_id, MAX_RUNS_PER_AGENT),
     )
@@ -102,7 +104,7 @@ def runs_of(tx: Transaction, agent_id: str) -> list[RunSummary]:
         " COALESCE(p.name, a.name, r.created_by_id), r.task_source, r.spans FROM runs r"
         " LEFT JOIN people p ON p.id = r.created_by_id"
         " LEFT JOIN agents a ON a.id = r.created_by_id"
-        " WHERE r.agent_id = ? ORDER BY r.created_at DESC, r.rowid DESC",
+        " WHERE r.agent_id = ? ORDER BY r.created_at DESC, r.seq DESC",
         (agent_id,),
     ).fetchall()
     return [

@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 
 from app.core.workspace import Workspace
 from app.server.app_factory import create_app
+from app.server.db_open import DatabaseTarget
 from app.server.http_guard import ConnectionBook, ConnectionLimits, guarded_protocol
 from app.server.rate_limit import RunRate
 
@@ -62,7 +63,7 @@ class ServerHandle:
         self.stop()
 
 
-def _listening_socket(host: str, port: int) -> socket.socket:
+def listening_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto IPPROTO_TCP matters: asyncio turns on TCP_NODELAY only for sockets that say TCP,
     # and without it a response's headers and body wait on a 40 ms delayed ACK. Accepted
@@ -80,9 +81,27 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def server_config(app: Starlette, limits: ConnectionLimits) -> uvicorn.Config:
+    """uvicorn's settings for the reference server (one process, or each worker's)."""
+    book = ConnectionBook()  # the token gate marks authenticated connections in it
+    app.state.connection_book = book
+    return uvicorn.Config(
+        app,
+        log_config=None,  # leave the host program's logging alone
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        ws="none",
+        timeout_graceful_shutdown=1,
+        timeout_keep_alive=int(limits.keep_alive),
+        http=guarded_protocol(limits, book),
+        h11_max_incomplete_event_size=limits.max_head_bytes,
+    )
+
+
 def start_server(
     workspace: Path | Workspace | None,
-    db_path: Path,
+    db_path: DatabaseTarget,
     *,
     host: str = "127.0.0.1",
     port: int = 0,
@@ -101,28 +120,15 @@ def start_server(
     """
     limits = limits or ConnectionLimits()
     app = create_app(
-        Path(db_path), workspace, extensions=extensions, configure=configure, run_rate=run_rate
+        db_path, workspace, extensions=extensions, configure=configure, run_rate=run_rate
     )
     # Bind here, not in uvicorn, so the port is known (port 0) and a busy port fails now.
     try:
-        sock = _listening_socket(host, port)
+        sock = listening_socket(host, port)
     except OSError:
         app.state.db.close()
         raise
-    book = ConnectionBook()  # the token gate marks authenticated connections in it
-    app.state.connection_book = book
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # leave the host program's logging alone
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        ws="none",
-        timeout_graceful_shutdown=1,
-        timeout_keep_alive=int(limits.keep_alive),
-        http=guarded_protocol(limits, book),
-        h11_max_incomplete_event_size=limits.max_head_bytes,
-    )
+    config = server_config(app, limits)
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="taskdesk-server", daemon=True

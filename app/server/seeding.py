@@ -5,12 +5,13 @@ from __future__ import annotations
 from app.core.workspace import Workspace
 from app.server import note_uses
 from app.server.callers import SEED_AUTHOR
-from app.server.database import ServerDatabase, Transaction, utc_now
+from app.server.database import Transaction, utc_now
+from app.server.db_open import Database
 
 SCHEMA_VERSION = "1"
 
 
-def seed_if_new(db: ServerDatabase, workspace: Workspace) -> bool:
+def seed_if_new(db: Database, workspace: Workspace) -> bool:
     """Seed ``db`` from ``workspace`` unless it already holds an org; True when it seeded.
 
     The check and the seeding are one write, so two servers opening the same new file
@@ -34,7 +35,8 @@ def seed(tx: Transaction, workspace: Workspace) -> None:
         tx.add_guild(guild.id, guild.name)
     for person in workspace.people:
         tx.add_person(person.id, person.name, person.type, person.token)
-    author = tx.first_operator() or SEED_AUTHOR
+    operators = [p.id for p in workspace.people if p.type == "operator"]
+    author = (tx.person(operators[0]) if operators else None) or SEED_AUTHOR
     for agent in workspace.agents:
         # Version 1 cannot be newer than the first seeded save that replaced it.
         start_at = agent.saves[0].at if agent.saves else now

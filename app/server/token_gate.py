@@ -13,7 +13,7 @@ from __future__ import annotations
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.auth import UNAUTHORIZED, caller_for_authorization
+from app.server.auth import CALLER_KEY, UNAUTHORIZED, caller_for_authorization
 from app.server.http_guard import ConnectionBook
 from app.server.responses import error_response
 from app.server.routing import ApiRoute
@@ -32,7 +32,7 @@ class TokenGate:
             return
         if _needs_caller(scope):
             state = scope["app"].state
-            caller = caller_for_authorization(state, _header(scope, b"authorization"))
+            caller = await caller_for_authorization(state, _header(scope, b"authorization"))
             if caller is None:
                 response = error_response(
                     401,
@@ -41,6 +41,7 @@ class TokenGate:
                 )
                 await response(scope, receive, send)
                 return
+            scope[CALLER_KEY] = caller  # the route's caller: looked up once per request
             book = self.book or getattr(state, "connection_book", None)
             if book is not None:
                 book.authenticated(scope.get("client"))

@@ -25,6 +25,8 @@ from app.core.resource_files import resource
 from app.core.workspace import Workspace, load_workspace
 from tests.live_server import LiveServer, ServerFactory
 
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
+
 TIMEOUT = 15.0
 EMBEDDABLE = "/api/org/embeddable-notes"
 TASK = "/api/agents/{agent_id}/files/task.md"
@@ -33,6 +35,8 @@ FLEET_QUERIES = {
     "/api/org/audit": ("?limit=5000",),
     "/api/org/tasks": ("?agent=a_dispatch&agent=a_scout&agent=a_librarian",),
 }
+EVENTS = "/api/events"
+PRESENCE = "/api/presence"
 FRAGMENT_MIN = 12  # shorter lines ("- Be brief.") are too common to call anyone's secret
 
 
@@ -132,6 +136,13 @@ def _values(
 def _calls(operations: list[tuple[str, str]], values: dict[str, list[str]]) -> Iterator[Call]:
     for method, template in operations:
         names = re.findall(r"{(\w+)(?::path)?}", template)
+        if template == EVENTS:  # the whole log as this caller's stream tells it, then closed
+            yield Call(method, template, template + "?once=1&last_event_id=0")
+            continue
+        if template == PRESENCE:  # each caller opens every Task: the streams tell who is there
+            for agent_id in values["agent_id"]:
+                yield Call(method, template, template, {"agent_id": agent_id, "editing": True})
+            continue
         if not names:
             body = NEW_NOTE if (method, template) == ("POST", "/api/notes") else None
             yield Call(method, template, template, body)

@@ -16,6 +16,8 @@ from app.server import start_server
 from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 from tests.server.http_calls import TIMEOUT, WRITER_TASK, call, get_task
 
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
+
 CLIENTS = 16
 
 

@@ -9,6 +9,8 @@ from app.core.models import sha256_hex
 from tests.live_server import LiveServer
 from tests.server.http_calls import ORG, TIMEOUT, call, put_task
 
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
+
 STYLE = f"{ORG}/guilds/guild_ops/style-guide.md"
 ALL_ROUTES = [
     ("GET", "/api/agents/a_scout/files/task.md"),

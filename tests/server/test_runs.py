@@ -13,6 +13,8 @@ from app.server.system_prompt import task_section
 from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 from tests.server.http_calls import ORG, call, put_task
 
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
+
 REPO = Path(__file__).resolve().parents[2]
 
 

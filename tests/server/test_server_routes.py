@@ -60,6 +60,8 @@ OPERATIONS: dict[tuple[str, str], list[str]] = {
     ("get", "/api/org/change-sets/{change_set_id}"): ["change_set_id"],
     ("post", "/api/org/change-sets/{change_set_id}/revert"): ["change_set_id"],
     ("get", "/api/org/audit"): ["since", "agent", "guild", "limit"],
+    ("get", "/api/events"): ["Last-Event-ID", "last_event_id", "once"],
+    ("post", "/api/presence"): [],
 }
 SPEC_OPERATIONS = {
     ("get", TASK),
@@ -67,6 +69,10 @@ SPEC_OPERATIONS = {
     ("delete", TASK),
     ("get", "/api/guilds/{guild_id}/embed-status"),
     ("get", "/api/org/embeddable-notes"),
+}
+BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("put", TASK): {"content": "Routed."},
+    ("post", "/api/presence"): {"agent_id": "a_scout", "editing": True},
 }
 VALUES = {
     "agent_id": "a_scout",
@@ -85,6 +91,8 @@ VALUES = {
     "agent": "a_scout",
     "limit": "10",
     "guild": "guild_ops",
+    "last_event_id": "0",
+    "once": "1",
 }
 
 
@@ -171,10 +179,14 @@ def test_every_listed_operation_is_served_as_described(live_server: LiveServer) 
             for p in document["paths"][template][method].get("parameters", [])
             if p["in"] == "query"
         }
-        body = {"content": "Routed."} if method == "put" else None
+        body = BODIES.get((method, template))
         answer = call(live_server, method.upper(), path, "ann", params=query, json=body)
         assert answer.status_code != 405, (method, path)
-        assert answer.status_code == 204 or answer.json() != {"error": "not found"}, (method, path)
+        streamed = answer.headers.get("content-type", "").startswith("text/event-stream")
+        assert answer.status_code == 204 or streamed or answer.json() != {"error": "not found"}, (
+            method,
+            path,
+        )
         described = document["paths"][template][method]["responses"]
         assert str(answer.status_code) in described, (method, path, answer.status_code)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from app.core.models import sha256_hex
 from tests.live_server import LiveServer
 from tests.server.http_calls import ORG, WRITER_TASK, call, get_task, put_task
+
+BOTH_BACKENDS = True  # every test here runs on SQLite and on PostgreSQL (tests/live_server.py)
 
 LIMIT = 262_144
 
@@ -153,11 +153,10 @@ def test_one_byte_over_is_refused(live_server: LiveServer) -> None:
 
 
 def _file_changes(server: LiveServer, agent: str) -> int:
-    with sqlite3.connect(server.db_path) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM file_changes WHERE display_path = ?",
-            (f"{ORG}/agents/{agent}/task.md",),
-        ).fetchone()
+    (row,) = server.query(
+        "SELECT count(*) FROM file_changes WHERE display_path = ?",
+        (f"{ORG}/agents/{agent}/task.md",),
+    )
     return int(row[0])
 
 

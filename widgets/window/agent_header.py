@@ -23,6 +23,9 @@ class AgentHeader(QWidget):
         self.name_label.setObjectName("title")
         self.detail_label = plain_label()
         self.detail_label.setObjectName("hint")
+        self.presence_label = plain_label()  # people's names come from a server
+        self.presence_label.setObjectName("presence")
+        self.presence_label.hide()
         self.unsaved_label = QLabel(f"{UNSAVED_MARK} Unsaved changes")
         self.unsaved_label.setObjectName("unsavedMark")
         self.unsaved_label.setAccessibleName("Unsaved changes")
@@ -37,6 +40,7 @@ class AgentHeader(QWidget):
         texts.setSpacing(0)
         texts.addWidget(self.name_label)
         texts.addWidget(self.detail_label)
+        texts.addWidget(self.presence_label)
         mark = QHBoxLayout()
         mark.addWidget(self.unsaved_label)
         mark.addWidget(self.unreachable_icon)
@@ -55,6 +59,12 @@ class AgentHeader(QWidget):
         self.detail_label.setText(detail)
         self.detail_label.setAccessibleName(detail)
         self.setAccessibleName(f"{name}, {detail}")
+
+    def set_presence(self, text: str) -> None:
+        """Who else has this Task open ("Bo is editing this Task (since 2 min)"); "" hides it."""
+        self.presence_label.setText(text)
+        self.presence_label.setAccessibleName(text)
+        self.presence_label.setVisible(bool(text))
 
     def set_unsaved(self, unsaved: bool) -> None:
         """The • mark beside the name while the Task has edits the server doesn't have."""

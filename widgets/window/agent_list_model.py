@@ -52,6 +52,8 @@ def proposals_text(count: int) -> str:
     return f"{count} open proposal{'s' * (count != 1)}"
 
 
+EDITED_MARK = "✍"  # someone else is editing this Task now (live presence)
+
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -100,6 +102,7 @@ class AgentListModel(QStringListModel):
         self._filter = ""
         self._rows: list[_Row] = []
         self._unsaved: set[str] = set()
+        self._edited_elsewhere: set[str] = set()  # agents someone else is editing now
         # Built once per agent list, so a filter key costs one pass over the names.
         self._by_id: dict[str, AgentRow] = {}
         self._guild_names: dict[str, str] = {}
@@ -147,6 +150,17 @@ class AgentListModel(QStringListModel):
         row = self.row_of(agent_id)
         if row >= 0:
             self.dataChanged.emit(self.index(row), self.index(row))
+
+    def set_edited_by_others(self, agent_ids: set[str]) -> None:
+        """Mark the agents whose Task someone else is editing now (and unmark the rest)."""
+        changed = agent_ids ^ self._edited_elsewhere
+        self._edited_elsewhere = set(agent_ids)
+        rows = [r for r in (self.row_of(a) for a in changed) if r >= 0]
+        if rows:
+            self.dataChanged.emit(self.index(min(rows)), self.index(max(rows)))
+
+    def is_edited_by_others(self, agent_id: str) -> bool:
+        return agent_id in self._edited_elsewhere
 
     def set_embedded_bytes(self, sizes: Mapping[str, int | None]) -> None:
         """What each agent's run would embed (None: not known); over the budget is marked."""
@@ -227,6 +241,8 @@ class AgentListModel(QStringListModel):
             return None
         if role == _DISPLAY:
             name = f"{agent.name} {UNSAVED_MARK}" if agent.id in self._unsaved else agent.name
+            if agent.id in self._edited_elsewhere:
+                name = f"{name} {EDITED_MARK}"
             proposals = self._proposals.get(agent.id)
             return f"{name}  {PROPOSALS_MARK}{proposals}" if proposals else name
         if role == _IS_GUILD:
@@ -241,6 +257,7 @@ class AgentListModel(QStringListModel):
         over = self._over_budget.get(agent.id)
         if role == _ACCESSIBLE_TEXT:
             marks = ["unsaved changes"] if agent.id in self._unsaved else []
+            marks += ["someone else is editing it"] if agent.id in self._edited_elsewhere else []
             marks += [NOT_REACHABLE.lower()] if broken else []
             marks += ["over the embed budget"] if over is not None else []
             marks += (
@@ -256,6 +273,8 @@ class AgentListModel(QStringListModel):
             if broken:
                 paths = "\n".join(f"• {b.path}" for b in broken)
                 parts.append(f"{NOT_REACHABLE}:\n{paths}")
+            if agent.id in self._edited_elsewhere:
+                parts.append("Someone else is editing this Task now.")
             if parts:
                 return inert_tooltip("\n".join(parts))
             if not agent.task_version:  # opened by id, its version not read yet

@@ -25,6 +25,7 @@ from widgets.window.agent_list_model import AgentListModel
 from widgets.window.beside_task import BesideTask
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
+from widgets.window.live_marks import LiveMarks
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
 from widgets.window.region_cycle import Region, RegionCycle, first_focusable
@@ -115,6 +116,14 @@ class MainWindow(QMainWindow):
         self._follow_pause = QTimer(self)  # activations closer than this ask the server once
         self._follow_pause.setSingleShot(True)
         self._follow_pause.setInterval(FOLLOW_ON_ACTIVATION_MS)
+        self.live_marks = LiveMarks(  # live saves and presence (app.desk.live_feed)
+            runner=self.runner,
+            messages=self.messages,
+            agent_model=self.agent_model,
+            header=lambda: self._task_tab.header if self._task_tab is not None else None,
+            session=lambda: self._task_tab.session if self._task_tab is not None else None,
+            parent=self,
+        )
         self._task_tab: TaskTab | None = None
         self.leave_guard = LeaveGuard(self, lambda: self._task_tab)
         self._tab_builder: TabBuilder | None = None  # the tab, while it is being built
@@ -227,6 +236,7 @@ class MainWindow(QMainWindow):
         tab.task_saved.connect(self.on_task_saved)
         tab.features_changed.connect(self.show_server_features)
         tab.unsaved_changed.connect(self.unsaved_marks.on_unsaved)
+        tab.unsaved_changed.connect(self.live_marks.on_unsaved)
         tab.notes_listed.connect(self.notes_listed)
         tab.server_polled.connect(self.follow_server_changes)
         tab.links.agent_requested.connect(self.on_agent_chosen)  # from a note's used-by
@@ -308,6 +318,10 @@ class MainWindow(QMainWindow):
             else "This server doesn't list its agents. Use “Open agent by id…” to open one."
         )
         announce_connection(self.messages, connection)
+        if connection.offline_as_of is None:
+            self.live_marks.follow(connection)
+        # Hook: self.live_marks.org_changed fires on every save of the org (anyone's);
+        # the embed-status marks' public refresh connects to it.
         self.show_server_features()
         self.status_line.show_connection(
             connection.url,
@@ -506,6 +520,7 @@ class MainWindow(QMainWindow):
         self.agent_opened.emit(agent_id)
         if self.connection is not None:
             tell_token_note(self.messages, self.connection)
+        self.live_marks.show_agent(agent_id if agent else None)
         if self.connection is not None and not self._shut_down:
             self.start_up.remember_agent(self.connection, agent_id, agent)
 
@@ -576,6 +591,7 @@ class MainWindow(QMainWindow):
             return
         self._shut_down = True
         self.start_up.cancel()  # closed before it started: no server left behind
+        self.live_marks.stop()
         if self._task_tab is not None:
             self._task_tab.shutdown()
         if self.connection is not None:

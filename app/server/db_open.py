@@ -1,0 +1,46 @@
+"""Which database the server opens: a SQLite file (the default) or a PostgreSQL URL."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any, Protocol
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+DatabaseTarget = Path | str
+"""A SQLite file's path, or a ``postgresql://user@host/db`` URL."""
+
+
+class Database(Protocol):
+    """What the server needs of a database, on either backend."""
+
+    dialect: str
+    where: str  # named in messages (a PostgreSQL URL without its password)
+
+    def read(self) -> AbstractContextManager[Any]: ...  # a Transaction
+    def write(self) -> AbstractContextManager[Any]: ...  # a Transaction
+    def on_change(self, listener: Any) -> None: ...
+    def close(self) -> None: ...
+
+
+def is_postgres(target: DatabaseTarget) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def database_target(value: str | Path) -> DatabaseTarget:
+    """A command line's or ``TASKDESK_DB``'s value as a target: a URL stays a string."""
+    text = str(value)
+    return text if is_postgres(text) else Path(text).expanduser()
+
+
+def open_server_database(target: DatabaseTarget) -> Database:
+    """Open (creating or upgrading its schema) the database; DatabaseError in one line."""
+    if is_postgres(target):
+        assert isinstance(target, str)
+        from app.server.pg_database import PgServerDatabase  # psycopg only for PostgreSQL
+
+        return PgServerDatabase(target)
+    from app.server.database import ServerDatabase
+
+    return ServerDatabase(Path(target))
