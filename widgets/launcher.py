@@ -206,7 +206,7 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     # at 0.5 ms), and nothing changes while the GUI thread is idle.
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     window = MainWindow(log_path=setup_logging())
-    install_excepthook(window.messages, window.secrets)
+    install_excepthook(window.messages, window.secrets, window.log_path)
     _settle_garbage_collector(window)
     window.first_painted.connect(lambda: set_window_icon(app))
     window.show()

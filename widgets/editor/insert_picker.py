@@ -155,7 +155,9 @@ class InsertPickerDialog(QDialog):
         self.reader_label.setObjectName("hint")
         self.reader_label.setWordWrap(True)
         self.reader_label.setVisible(agent is not None)
-        self.model.modelReset.connect(lambda: self.reader_label.setText(self._reader_text()))
+        # A method, not a lambda: the shared model outlives the picker, and Qt drops a
+        # connection to a deleted QObject's method, never one to a closure over it.
+        self.model.modelReset.connect(self._on_notes_reset)
 
         search_label = QLabel("&Search")
         self.search_field = QLineEdit()
@@ -258,6 +260,9 @@ class InsertPickerDialog(QDialog):
 
         box.finished.connect(answered)
         box.open()
+
+    def _on_notes_reset(self) -> None:
+        self.reader_label.setText(self._reader_text())
 
     def _reader_text(self) -> str:
         agent = self._agent

@@ -73,8 +73,8 @@ class TaskWorkArea(QSplitter):
         )
         self.modes.addWidget(self.side_by_side)
         commands.side_by_side.triggered.connect(self._on_side_by_side_chosen)
-        commands.preview.triggered.connect(lambda: self._remember(False))
-        commands.edit.triggered.connect(lambda: self._remember(False))
+        commands.preview.triggered.connect(self._forget_side_by_side)
+        commands.edit.triggered.connect(self._forget_side_by_side)
         runner.submit(side_by_side_remembered, on_done=self._on_remembered, lane="disk")
 
     def set_mode_edit(self, edit: bool) -> None:
@@ -106,6 +106,9 @@ class TaskWorkArea(QSplitter):
     def _on_side_by_side_chosen(self) -> None:
         self.show_side_by_side()
         self._remember(True)
+
+    def _forget_side_by_side(self) -> None:
+        self._remember(False)
 
     def _remember(self, on: bool) -> None:
         if on == self._remembered:

@@ -139,11 +139,15 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
 
 
-def install_excepthook(messages: Messages, secrets: Callable[[], Iterable[str]]) -> ExceptHook:
-    """Show unexpected errors as a short message and log the traceback (tokens scrubbed).
+def install_excepthook(
+    messages: Messages, secrets: Callable[[], Iterable[str]], log_path: str = ""
+) -> ExceptHook:
+    """Show unexpected errors as a short message and log the traceback (tokens scrubbed);
+    the message says where the log is (``log_path``), so it can be sent.
 
     Returns the previous hook so it can be put back.
     """
+    where = f"the log file ({log_path})" if log_path else "the log file"
     previous = sys.excepthook
 
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
@@ -154,7 +158,7 @@ def install_excepthook(messages: Messages, secrets: Callable[[], Iterable[str]])
         log.error("unexpected error\n%s", scrub(details, secrets()))
         messages.error(
             f"Something went wrong inside Taskdesk ({exc_type.__name__}). Your edits are "
-            "kept; save them, and if this keeps happening send the log file to support."
+            f"kept; save them, and if this keeps happening send {where} to support."
         )
 
     sys.excepthook = hook
