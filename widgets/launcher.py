@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -125,24 +124,19 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 
 
 def setup_logging() -> str:
-    """Log to taskdesk.log in the platform's log folder; returns the file's path."""
+    """Log to taskdesk.log in the platform's log folder (0600 in 0700, rotated, libraries at
+    INFO unless the settings ask for more); returns the file's path."""
+    from app.connect.app_log import open_app_log
     from app.connect.paths import log_dir, settings_path
     from app.connect.settings import load_settings
 
-    folder = log_dir()
+    settings = load_settings(settings_path()).settings  # validated: DEBUG … ERROR
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "taskdesk.log"
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+        handler = open_app_log(log_dir(), settings.log_level, settings.library_log_level)
     except OSError:
         # A read-only home must not stop the editor; messages still reach the operator.
         return ""
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    level = load_settings(settings_path()).settings.log_level  # validated: DEBUG … ERROR
-    root.setLevel(getattr(logging, level.upper(), logging.INFO))
-    return str(path)
+    return str(handler.baseFilename)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TypeGuard
 from urllib.parse import urlsplit, urlunsplit
 
+from app.connect.private_files import private_folder
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -53,7 +55,9 @@ class Settings:
     splitters: dict[str, list[int]] = field(default_factory=dict)
     preview_debounce_ms: int = 300
     editor_font_size: int = 12
-    log_level: str = "INFO"
+    log_level: str = "INFO"  # the app's own loggers
+    # Every other library's loggers (markdown-it, urllib3): INFO unless asked for more.
+    library_log_level: str = "INFO"
     side_by_side: bool = False  # View › Side by side: Edit and Preview together
 
     def remember_server(self, url: str, name: str = "") -> RememberedServer:
@@ -178,6 +182,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "preview_debounce_ms": _ranged(0, 10_000),
     "editor_font_size": _ranged(6, 72),
     "log_level": _log_level,
+    "library_log_level": _log_level,
     "side_by_side": _bool,
 }
 
@@ -247,7 +252,7 @@ def save_settings(settings: Settings, path: Path) -> None:
     body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
     tmp_name: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)  # 0700; mkstemp makes the file 0600
         fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as tmp:
             tmp.write(body)
