@@ -27,6 +27,7 @@ class MessageKey(Enum):
     STORE = "store"
     PREVIEW = "preview"
     NOTES = "notes"  # the notes and collections to insert
+    CONNECT = "connect"  # signing in to a server
 
 
 @dataclass(frozen=True, slots=True)

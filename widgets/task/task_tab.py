@@ -318,6 +318,8 @@ class TaskTab(QWidget, BuiltInParts):
         self.banners.show_state(state, self.agent_name())
         if before.offline and not state.offline:
             self.live_preview.server_back()
+        if (state.saving and not before.saving) or (state.conflict and not before.conflict):
+            self.messages.retract(MessageKey.SAVE)  # "Saved as v6." is about an older save
         self.header.set_unsaved(state.has_unsaved)
         if state.agent_id is not None:
             self.unsaved_changed.emit(state.agent_id, state.has_unsaved)

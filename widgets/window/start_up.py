@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
+from app.core.user_message import MessageKey
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
@@ -179,7 +180,7 @@ class StartUp(QObject):
         """Sign in to a server; on success ``connected`` fires."""
         from app.connect.connection import open_connection
 
-        self._window.statusBar().showMessage(f"Connecting to {request.url}…")
+        self._messages.show_status(f"Connecting to {request.url}…", MessageKey.CONNECT)
         tokens, store = self.tokens, self._current_store()
         self._runner.submit(
             lambda: open_connection(
@@ -232,7 +233,7 @@ class StartUp(QObject):
         )
 
     def _on_connected(self, connection: Connection) -> None:
-        self._window.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
+        self._messages.retract(MessageKey.CONNECT)  # "Connecting to …" is over
         if self.connect_dialog is not None:
             self.connect_dialog.accept()  # the server took the token: the dialog is done
             self.connect_dialog = None
@@ -241,6 +242,7 @@ class StartUp(QObject):
     def _on_start_failed(self, exc: BaseException) -> None:
         from app.connect.embedded import EmbeddedError
 
+        self._messages.retract(MessageKey.CONNECT)
         self._sidebar.set_empty_text("No workspace is open.")
         if isinstance(exc, EmbeddedError) and exc.damaged:
             self._offer_fresh_workspace(str(exc))
@@ -276,6 +278,7 @@ class StartUp(QObject):
         )
 
     def _on_connect_failed(self, exc: BaseException) -> None:
+        self._messages.retract(MessageKey.CONNECT)  # failed: "Connecting to …" is untrue now
         self._sidebar.set_empty_text("Not connected. Use File › Connect to server….")
         text = failure_text(exc)
         if self.connect_dialog is not None and self.connect_dialog.isVisible():
