@@ -28,6 +28,7 @@ class MessageKey(Enum):
     PREVIEW = "preview"
     NOTES = "notes"  # the notes and collections to insert
     CONNECT = "connect"  # signing in to a server
+    MERGE = "merge"  # a merge in the editor with conflicts still open
 
 
 @dataclass(frozen=True, slots=True)

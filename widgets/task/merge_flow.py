@@ -13,6 +13,7 @@ from app.core.cancel import CancelledError, CancelToken, NewestRequest
 from app.core.merge import MergeResult, Resolution, merge_texts
 from app.core.merge_layout import MergeLayout, lay_out
 from app.core.models import TaskDoc
+from app.core.user_message import MessageKey
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
 from app.desk.session_state import SessionState
@@ -205,7 +206,8 @@ class MergeFlow(QObject):
         self._messages.warning(
             f"{n} conflict{'s' if n != 1 else ''} of the merge "
             f"{'are' if n != 1 else 'is'} not resolved yet: take mine, theirs or both, or "
-            "edit by hand and delete the marker lines, then save."
+            "edit by hand and delete the marker lines, then save.",
+            MessageKey.MERGE,  # withdrawn once none is open, or the merge is over
         )
         self.go_to_conflict(open_[0])
         return False
@@ -246,6 +248,7 @@ class MergeFlow(QObject):
         self._before = ("", None, None)
         self.marks.clear()
         self.banner.hide()
+        self._messages.withdraw(MessageKey.MERGE)
 
     def _on_text_changed(self) -> None:
         if self.active:
@@ -257,6 +260,8 @@ class MergeFlow(QObject):
         if result is None or theirs is None:
             return
         open_ = len(self.marks.open_conflicts())
+        if not open_:
+            self._messages.withdraw(MessageKey.MERGE)  # "1 conflict … not resolved" is untrue
         self.banner.set_text(
             merge_summary(
                 theirs.version,
