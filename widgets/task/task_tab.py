@@ -237,6 +237,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.live_preview.clear()  # until this agent's text is in the editor
         self.provenance.clear()
         self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
+        self.editor.set_reader(self._reader())  # the completer ranks and marks as the picker
         self.unreachable.show()
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
         self.session.open(agent.id, agent.name)  # first writes the last agent's draft
