@@ -22,6 +22,7 @@ from widgets.editor.embeddable_model import NoteList
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
 from widgets.task.conflict_flow import ConflictFlow
+from widgets.task.caret_anchor import CaretAnchor
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
@@ -161,6 +162,7 @@ class TaskTab(QWidget, BuiltInParts):
             runner, self.editor, self, lambda: self.set_mode_edit(True), lambda: self.agent
         )
         self.scroll_memory = PreviewScrollMemory(self.preview.pane)
+        self.caret_anchor = CaretAnchor(self.editor)  # a banner above never hides the caret
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self.task_commands = TaskCommands(self)
         self._set_enabled(False)
