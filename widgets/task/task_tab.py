@@ -21,8 +21,8 @@ from widgets.common.provenance import ProvenanceStrip
 from widgets.editor.embeddable_model import NoteList
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
-from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.caret_anchor import CaretAnchor
+from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
 from widgets.task.live_preview import LivePreview
