@@ -132,8 +132,9 @@ class StartUp(QObject):
     def _begin(
         self, server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
     ) -> None:
+        tokens = self.tokens  # this session's: a token kept for the session is found again
         self._runner.submit(
-            lambda: _begin(server_url, folder, launch, local=local),
+            lambda: _begin(server_url, folder, launch, local=local, tokens=tokens),
             on_done=self._on_begun,
             on_error=self._on_start_failed,
         )
@@ -165,7 +166,7 @@ class StartUp(QObject):
             self.embedded = None
 
     def _on_begun(self, outcome: StartOutcome) -> None:
-        self.tokens = outcome.tokens
+        self.tokens = outcome.tokens or self.tokens  # the local workspace keeps the session's
         if outcome.connection is not None:
             self.embedded = outcome.embedded
             self._on_connected(outcome.connection)
@@ -295,10 +296,15 @@ def _workspace_to_serve(folder: Path, *, local: bool) -> Path | None:
 
 
 def _begin(
-    server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
+    server_url: str | None,
+    folder: Path,
+    launch: EmbeddedLaunch | None,
+    *,
+    local: bool,
+    tokens: TokenStore | None,
 ) -> StartOutcome:
     """On the runner: the connection's modules (requests among them) load here, not on the
     GUI thread."""
     from app.connect.connection import begin
 
-    return begin(server_url, folder, launch, local=local)
+    return begin(server_url, folder, launch, local=local, tokens=tokens)
