@@ -32,6 +32,7 @@ from app.render.task_insight import (
 from widgets.insight.budget_dialog import BudgetDialog
 from widgets.insight.insight_actions import InsightActions
 from widgets.insight.insight_panel import InsightPanel, PanelTab
+from widgets.insight.run_confirm import RunConfirmation
 from widgets.insight.run_flow import RunFlow
 from widgets.window.messages import Messages
 
@@ -88,7 +89,8 @@ class InsightFlow(QObject):
         for name, action in c.panel_actions.items():
             action.toggled.connect(lambda on, name=name: self.on_panel_toggled(name, on))
         c.budget.triggered.connect(self.open_budget)
-        c.start_run.triggered.connect(self.runs.start_run)
+        self.run_confirmation = RunConfirmation(tab, self.runs.start_run)  # asks first
+        c.start_run.triggered.connect(self.run_confirmation.ask)
         c.changed_since.triggered.connect(self.runs.changes_since_last_run)
         tab.live_preview.shown.connect(self.on_preview)
         tab.agent_shown.connect(self.on_agent_shown)

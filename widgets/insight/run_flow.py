@@ -83,7 +83,7 @@ class RunFlow(QObject):
             )
 
     def start_run(self) -> None:
-        """Start a run of the saved Task (Ctrl+R); unsaved edits are not in it, and say so."""
+        """Start a run of the saved Task; unsaved edits are not in it, and say so."""
         tab = self._tab
         if tab.agent is None or tab.connection is None:
             return
@@ -217,7 +217,7 @@ class RunFlow(QObject):
             if not self._insight.still(agent_id):
                 return
             if run_id is None:
-                self._messages.info("This agent has no runs yet: start one with Ctrl+R.")
+                self._messages.info("This agent has no runs yet: start one with Ctrl+Alt+R.")
             else:
                 self.changes_since(run_id)
 
