@@ -91,11 +91,26 @@ def _xcb_plugin_missing() -> str | None:
     return None
 
 
+def commands_help() -> str:
+    """Every command of ``taskdesk`` with its one line, for ``taskdesk --help``."""
+    from app.cli import COMMANDS  # only for --help: the window's start does without them
+
+    width = max(len(command.NAME) for command in COMMANDS)
+    lines = [f"  {command.NAME.ljust(width)}  {command.HELP}" for command in COMMANDS]
+    return (
+        "commands (`taskdesk COMMAND --help` for each):\n"
+        + "\n".join(lines)
+        + "\n\n--version prints the version."
+    )
+
+
 def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
+    asked_for_help = any(a in ("-h", "--help") for a in args)
     parser = argparse.ArgumentParser(
         prog="taskdesk",
-        description="Edit the Task of your agents. Subcommands: serve, expand (see "
-        "`taskdesk serve --help`); --version prints the version.",
+        description="Edit the Task of your agents: with no command, open the app.",
+        epilog=commands_help() if asked_for_help else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--server", metavar="URL", help="open the app on this server")
     parser.add_argument(
