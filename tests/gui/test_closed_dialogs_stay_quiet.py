@@ -75,6 +75,9 @@ def _reset_every_shared_model(qtbot, window: MainWindow, url: str, token: str) -
     with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
         window.connect_to(ConnectRequest(url, token, remember=False))
     qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=LOAD_TIMEOUT_MS)
+    with qtbot.waitSignal(window.agent_opened, timeout=2 * LOAD_TIMEOUT_MS):
+        window.actions_.open_local.trigger()  # File › Open local workspace, as reported
+    qtbot.waitUntil(lambda: window.runner.is_idle(), timeout=LOAD_TIMEOUT_MS)
 
 
 def test_closed_dialogs_and_panels_stay_quiet_through_resets_and_a_new_connection(
