@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.diff_model import LineCounts
 from app.render.links import classify_link, shown_address
 
 
@@ -176,17 +177,20 @@ class CompareDialog(QDialog):
         self.resize(1100, 640)
 
 
-def diff_summary(changed_lines_removed: int, changed_lines_added: int) -> str:
-    """ "3 lines added, 1 removed" for the restore confirmation."""
-    if not changed_lines_added and not changed_lines_removed:
+def diff_summary(counts: LineCounts) -> str:
+    """ "1 line changed, 4 removed" for the restore confirmation: a line replaced by another
+    is one changed line, not one added and one removed."""
+    if not (counts.changed or counts.added or counts.removed):
         return "The texts are the same."
-
-    def lines(n: int) -> str:
-        return f"{n} line{'s' if n != 1 else ''}"
-
-    parts = []
-    if changed_lines_added:
-        parts.append(f"{lines(changed_lines_added)} added")
-    if changed_lines_removed:
-        parts.append(f"{lines(changed_lines_removed)} removed")
+    shown = [
+        (n, word)
+        for n, word in (
+            (counts.changed, "changed"),
+            (counts.added, "added"),
+            (counts.removed, "removed"),
+        )
+        if n
+    ]
+    (first, word), rest = shown[0], shown[1:]
+    parts = [f"{first} line{'s' if first != 1 else ''} {word}", *(f"{n} {w}" for n, w in rest)]
     return "Compared with the live Task: " + ", ".join(parts) + "."
