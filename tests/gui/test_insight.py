@@ -287,7 +287,7 @@ def test_changed_since_the_last_run_shows_a_note_edit_with_the_task_unchanged(
     assert [(n.path, n.old_version, n.new_version) for n in changes.changed_notes] == [
         (STYLE_GUIDE, 1, 2)
     ]
-    assert "the Task is unchanged" in dialog.headline.text()
+    assert dialog.headline.text().startswith("The Task is unchanged")  # a sentence
     first_blocks = dialog.block_texts()
     assert first_blocks == [f"line 8: from note {STYLE_GUIDE} (v1 → v2)"]
     assert "No jargon at all." in dialog.diff.new_text
