@@ -67,6 +67,11 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     return parser
 
 
+def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
+    """The one wording of a file that is not UTF-8, for every command that reads one."""
+    return f"{path}: not UTF-8 text (byte {exc.start})"
+
+
 def write_stdout(text: str) -> None:
     """Write UTF-8 whatever the locale says, so the bytes match what a run gets."""
     buffer = getattr(sys.stdout, "buffer", None)
