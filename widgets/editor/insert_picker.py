@@ -50,6 +50,16 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         line = option.fontMetrics.height()
         return QSize(320, 2 * line + 3 * self._PAD)
 
+    def text_left(self, option: QStyleOptionViewItem) -> int:
+        """Where the title and path start: after the icon the style draws (its size and margin
+        are the style's, not a guess), or at the padding when the row has none."""
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if style is None or option.icon.isNull():
+            return option.rect.left() + self._PAD
+        icon = style.subElementRect(QStyle.SubElement.SE_ItemViewItemDecoration, option, widget)
+        return max(option.rect.left(), icon.right() + 1) + self._PAD
+
     def paint(
         self,
         painter: QPainter,
@@ -73,7 +83,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         )
         metrics = option.fontMetrics
-        left = rect.left() + 28  # room for the decoration icon
+        left = self.text_left(option)  # after the icon, never over the title's first letter
         top = rect.top() + self._PAD
         painter.save()
 
@@ -87,7 +97,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         painter.setFont(title_font)
         painter.setPen(text_colour)
         title_rect = QRect(
-            left, top, rect.width() - 28 - tag_width - 2 * self._PAD, metrics.height()
+            left, top, rect.right() - left - tag_width - 2 * self._PAD, metrics.height()
         )
         title = metrics.elidedText(
             str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width()
@@ -113,7 +123,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         path_rect = QRect(
             left,
             top + metrics.height() + self._PAD,
-            rect.width() - 28 - self._PAD,
+            rect.right() - left - self._PAD,
             metrics.height(),
         )
         path_text = str(index.data(PATH_ROLE) or "")
