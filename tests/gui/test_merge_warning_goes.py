@@ -48,3 +48,24 @@ def test_the_open_conflicts_warning_goes_when_they_are_resolved(
         # A later conflict starts with no word of the earlier one.
         _conflict_on_the_last_line(qtbot, window, bob)
         assert not (bar.isVisible() and NOT_RESOLVED in bar.text())
+
+
+def test_compare_with_theirs_offers_merge(qtbot, make_window, live_server: LiveServer) -> None:
+    window = make_window()
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+    open_agent(qtbot, window, AGENT)
+    tab = window.task_tab
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        live = bob.get_task(AGENT)
+        bob.put_task(AGENT, "Bob's first rule.\n" + live.content, live.version)
+    type_at_end(qtbot, window, "Ann's last rule.")
+    window.actions_.save.trigger()
+    qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    tab.conflict_banner.compare_button.click()
+    dialog = tab.conflict_flow.compare_dialog
+    assert dialog is not None and dialog.merge_button.isDefault()
+    dialog.merge_button.click()
+    qtbot.waitUntil(lambda: tab.merge_flow.active, timeout=LOAD_TIMEOUT_MS)
+    assert tab.conflict_flow.compare_dialog is None
+    text = tab.editor.text()
+    assert text.startswith("Bob's first rule.") and "Ann's last rule." in text

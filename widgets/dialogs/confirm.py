@@ -151,7 +151,8 @@ class ConfirmDropDialog(_ButtonDialog):
 
 
 class CompareDialog(QDialog):
-    """Their text beside mine during a conflict, with the two ways out of it."""
+    """Their text beside mine during a conflict, with the three ways out of it: Merge (both
+    people's changes, the default), Keep mine and Use theirs."""
 
     def __init__(self, their_title: str, parent: QWidget | None = None) -> None:
         from widgets.versions.diff_view import DiffView  # only when a conflict is compared
@@ -161,6 +162,9 @@ class CompareDialog(QDialog):
         self.diff_view = DiffView()
         self.diff_view.set_titles(their_title, "Mine (unsaved)")
         self.buttons = QDialogButtonBox()
+        self.merge_button = self.buttons.addButton("&Merge", QDialogButtonBox.ButtonRole.ApplyRole)
+        self.merge_button.setToolTip("Combine their changes and yours in the editor")
+        self.merge_button.setDefault(True)  # as on the conflict banner: it keeps both
         self.keep_mine_button = self.buttons.addButton(
             "&Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
         )
@@ -168,7 +172,13 @@ class CompareDialog(QDialog):
             "&Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
         )
         self.close_button = self.buttons.addButton("&Close", QDialogButtonBox.ButtonRole.RejectRole)
-        for button in (self.keep_mine_button, self.use_theirs_button, self.close_button):
+        every = (
+            self.merge_button,
+            self.keep_mine_button,
+            self.use_theirs_button,
+            self.close_button,
+        )
+        for button in every:
             button.setAccessibleName(button.text().replace("&", ""))
         self.close_button.clicked.connect(self.reject)
         layout = QVBoxLayout(self)
