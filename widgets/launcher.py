@@ -214,7 +214,12 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     # building the Task tab took 1.8 s instead of 75 ms. At 0.2 ms it takes 0.24 s (0.33 s
     # at 0.5 ms), and nothing changes while the GUI thread is idle.
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    window = MainWindow(log_path=setup_logging())
+    log_path = setup_logging()
+    from widgets.common.theme import scheme_follower
+    from widgets.window.look_menu import saved_look
+
+    scheme_follower(app).set_choice(saved_look())  # View › Look, before the first paint
+    window = MainWindow(log_path=log_path)
     install_excepthook(window.messages, window.secrets, window.log_path)
     _settle_garbage_collector(window)
     window.first_painted.connect(lambda: set_window_icon(app))

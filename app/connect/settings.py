@@ -59,6 +59,7 @@ class Settings:
     # Every other library's loggers (markdown-it, urllib3): INFO unless asked for more.
     library_log_level: str = "INFO"
     side_by_side: bool = False  # View › Side by side: Edit and Preview together
+    look: str = "system"  # View › Look: system, light or dark
 
     def remember_server(self, url: str, name: str = "") -> RememberedServer:
         """Add (or rename) a server; user and password in the URL are dropped, never kept."""
@@ -157,6 +158,12 @@ def _ranged(low: int, high: int) -> Callable[[object], int]:
     return check
 
 
+def _look(value: object) -> str:
+    if value not in ("system", "light", "dark"):
+        raise ValueError
+    return str(value)
+
+
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError
@@ -184,6 +191,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "log_level": _log_level,
     "library_log_level": _log_level,
     "side_by_side": _bool,
+    "look": _look,
 }
 
 

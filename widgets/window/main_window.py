@@ -23,6 +23,7 @@ from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
+from widgets.window.look_menu import LookMenu
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
 from widgets.window.server_notices import ServerFeaturesLabel, announce_connection
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
 
         self.actions_ = WindowActions(self)
         self.actions_.build_menus(self.menuBar())
+        self.look_menu = LookMenu(self.actions_.view_menu.addMenu("Loo&k"), self.runner)
         toolbar = QToolBar("Task tools", self)
         toolbar.setObjectName("taskToolbar")
         toolbar.setMovable(False)
