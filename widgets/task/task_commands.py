@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from widgets.task.click_to_edit import place_cursor
 
 if TYPE_CHECKING:
+    from app.core.models import BrokenEmbed
     from widgets.task.task_tab import TaskTab
 
 
@@ -48,7 +49,7 @@ class TaskCommands:
         t.preview.link_blocked.connect(t.messages.info)
         t.preview.external_link_requested.connect(t.links.on_external_link)
         t.preview.embed_clicked.connect(t.links.on_embed_clicked)
-        t.unreachable_banner.embed_activated.connect(t.links.on_embed_clicked)
+        t.unreachable_banner.embed_located.connect(self.on_unreachable_chosen)  # to its line
         t.live_preview.features_changed.connect(t.features_changed)
         t.live_preview.previewed.connect(t.unreachable.show)
         t.offline_banner.retry_button.clicked.connect(self._retry)
@@ -63,6 +64,24 @@ class TaskCommands:
         live = self.tab.state.live
         if self.tab.session is not None and live is not None:
             self.tab.version_flow.confirm_restore(version, live, self.tab.session.restore)
+
+    def on_unreachable_chosen(self, broken: BrokenEmbed) -> None:
+        """A banner entry goes to the embed's line in the editor, as References does: the
+        embed itself when the Task holds it, else the Task's embed of the note holding it
+        (hop 2 and beyond). Neither in the text (an edit moved it): the note, as before."""
+        t = self.tab
+        text = t.editor.toPlainText()
+        for target in (broken.path, broken.in_path):
+            at = text.find(f"![[{target}") if target else -1
+            if at >= 0:
+                t.set_mode_edit(True)
+                cursor = t.editor.textCursor()
+                cursor.setPosition(at)
+                t.editor.setTextCursor(cursor)
+                t.editor.centerCursor()
+                t.editor.setFocus()
+                return
+        t.links.on_embed_clicked(broken.path)
 
     def on_compare_conflict(self) -> None:
         if self.tab.state.conflict is not None:
