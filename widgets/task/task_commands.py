@@ -6,6 +6,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from widgets.task.click_to_edit import place_cursor
+from widgets.task.draft_compare import DraftCompare
 
 if TYPE_CHECKING:
     from app.core.models import BrokenEmbed
@@ -55,6 +56,10 @@ class TaskCommands:
         t.offline_banner.retry_button.clicked.connect(self._retry)
         t.draft_banner.recover_button.clicked.connect(self._recover_draft)
         t.draft_banner.discard_button.clicked.connect(self._dismiss_draft)
+        self.draft_compare = DraftCompare(
+            t.runner, t, t.draft_banner.recover_button, t.draft_banner.discard_button
+        )
+        t.draft_banner.compare_button.clicked.connect(self._compare_draft)
 
     def on_restore_requested(self, version: int) -> None:
         """Restore asks first: unsaved edits (Save/Discard/Cancel), then what changes."""
@@ -101,6 +106,12 @@ class TaskCommands:
     def _retry(self) -> None:
         if self.tab.session is not None:
             self.tab.session.retry_now()
+
+    def _compare_draft(self) -> None:
+        draft, live = self.tab.state.draft, self.tab.state.live
+        if draft is not None:
+            title = f"v{live.version} (live)" if live is not None else "The live Task"
+            self.draft_compare.show(title, live.content if live is not None else "", draft.text)
 
     def _recover_draft(self) -> None:
         if self.tab.session is not None:

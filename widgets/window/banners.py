@@ -213,6 +213,8 @@ class DraftRecoveryBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("draft", "info", parent)
+        self.compare_button = self._add_button("C&ompare…")  # what Recover brings back
+        self.compare_button.setToolTip("The draft beside the live Task, before you choose")
         self.recover_button = self._add_button("Re&cover")
         self.discard_button = self._add_button("&Discard")
 
