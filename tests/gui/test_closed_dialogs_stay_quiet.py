@@ -43,6 +43,7 @@ def _every_dialog_and_panel(qtbot, window: MainWindow) -> None:
         actions.insert_table.trigger,
         actions.local_history.trigger,
         actions.shortcuts.trigger,
+        actions.getting_started.trigger,
         actions.about.trigger,
         actions.editing.go_to_line.trigger,
         window.sidebar.ask_agent_id,

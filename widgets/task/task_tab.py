@@ -45,6 +45,10 @@ if TYPE_CHECKING:
     from widgets.insight.insight_flow import InsightFlow
 
 INSIGHT_MODULE = "widgets.insight.insight_flow"
+EDIT_HINT = (
+    "To edit the Task, double-click its text or press Edit (Ctrl+Shift+E); Help › Getting "
+    "started has a short guide."
+)
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
 HTTP client, the references and run views), so the tab's other modules load sooner."""
 LATER_MODULES = (INSIGHT_MODULE, "rapidfuzz.fuzz", "rapidfuzz.distance")
@@ -98,6 +102,7 @@ class TaskTab(QWidget, BuiltInParts):
         self._repainting = False
         self.unreachable = UnreachableEmbeds(self)  # what the header and banner say of them
         self._insight: InsightFlow | None = None
+        self._edit_hint_said = False  # once a session: how to start editing
         self._build_in_parts(self._build(runner, messages, actions), staged=staged)
 
     def _build(self, runner: Runner, messages: Messages, actions: WindowActions) -> Parts:
@@ -247,6 +252,14 @@ class TaskTab(QWidget, BuiltInParts):
         with self._not_an_edit():
             self.editor.set_text("")
 
+    def _say_edit_hint(self) -> None:
+        """The first Task shown in Preview says how editing starts (a first start found
+        nothing saying so), once a session, where the operator may edit."""
+        if self._edit_hint_said or self.read_only.active or self.editor.isVisible():
+            return
+        self._edit_hint_said = True
+        self.messages.info(EDIT_HINT)
+
     def agent_name(self) -> str:
         return self.agent.name if self.agent else ""
 
@@ -271,6 +284,7 @@ class TaskTab(QWidget, BuiltInParts):
         if self.agent is not None and doc.agent_id == self.agent.id:
             self.live_preview.show_agent(self.agent)
             self.agent_shown.emit(doc.agent_id)
+            self._say_edit_hint()
 
     def on_text_restored(self, text: str) -> None:
         self._set_enabled(True)
