@@ -180,6 +180,8 @@ class CompareDialog(QDialog):
         )
         for button in every:
             button.setAccessibleName(button.text().replace("&", ""))
+            button.setAutoDefault(False)  # focus moving never makes another the default
+        self.merge_button.setDefault(True)
         self.close_button.clicked.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.diff_view, 1)
