@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -92,11 +91,26 @@ def _xcb_plugin_missing() -> str | None:
     return None
 
 
+def commands_help() -> str:
+    """Every command of ``taskdesk`` with its one line, for ``taskdesk --help``."""
+    from app.cli import COMMANDS  # only for --help: the window's start does without them
+
+    width = max(len(command.NAME) for command in COMMANDS)
+    lines = [f"  {command.NAME.ljust(width)}  {command.HELP}" for command in COMMANDS]
+    return (
+        "commands (`taskdesk COMMAND --help` for each):\n"
+        + "\n".join(lines)
+        + "\n\n--version prints the version."
+    )
+
+
 def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
+    asked_for_help = any(a in ("-h", "--help") for a in args)
     parser = argparse.ArgumentParser(
         prog="taskdesk",
-        description="Edit the Task of your agents. Subcommands: serve, expand (see "
-        "`taskdesk serve --help`); --version prints the version.",
+        description="Edit the Task of your agents: with no command, open the app.",
+        epilog=commands_help() if asked_for_help else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--server", metavar="URL", help="open the app on this server")
     parser.add_argument(
@@ -125,24 +139,19 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 
 
 def setup_logging() -> str:
-    """Log to taskdesk.log in the platform's log folder; returns the file's path."""
+    """Log to taskdesk.log in the platform's log folder (0600 in 0700, rotated, libraries at
+    INFO unless the settings ask for more); returns the file's path."""
+    from app.connect.app_log import open_app_log
     from app.connect.paths import log_dir
     from app.connect.settings_owner import settings
 
-    folder = log_dir()
+    chosen = settings()  # validated: DEBUG … ERROR
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "taskdesk.log"
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8", delay=True)
+        handler = open_app_log(log_dir(), chosen.log_level, chosen.library_log_level)
     except OSError:
         # A read-only home must not stop the editor; messages still reach the operator.
         return ""
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    level = settings().log_level  # validated: DEBUG … ERROR
-    root.setLevel(getattr(logging, level.upper(), logging.INFO))
-    return str(path)
+    return str(handler.baseFilename)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -205,8 +214,13 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     # building the Task tab took 1.8 s instead of 75 ms. At 0.2 ms it takes 0.24 s (0.33 s
     # at 0.5 ms), and nothing changes while the GUI thread is idle.
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    window = MainWindow(log_path=setup_logging())
-    install_excepthook(window.messages, window.secrets)
+    log_path = setup_logging()
+    from widgets.common.theme import scheme_follower
+    from widgets.window.look_menu import saved_look
+
+    scheme_follower(app).set_choice(saved_look())  # View › Look, before the first paint
+    window = MainWindow(log_path=log_path)
+    install_excepthook(window.messages, window.secrets, window.log_path)
     _settle_garbage_collector(window)
     window.first_painted.connect(lambda: set_window_icon(app))
     window.show()

@@ -13,6 +13,9 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_OVER_BUDGET = 3
 
+TOKEN_VARIABLE = "TASKDESK_TOKEN"
+"""Where every command that reads a live server (``--server URL``) takes its access token."""
+
 
 class UsageError(Exception):
     """Bad arguments or input: one line for standard error, exit 2."""
@@ -65,6 +68,11 @@ def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
     for command in commands:
         command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))
     return parser
+
+
+def not_utf8(path: object, exc: UnicodeDecodeError) -> str:
+    """The one wording of a file that is not UTF-8, for every command that reads one."""
+    return f"{path}: not UTF-8 text (byte {exc.start})"
 
 
 def write_stdout(text: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from app.cli.common import EXIT_OK, UsageError, write_stdout
+from app.cli.common import EXIT_OK, UsageError, not_utf8, write_stdout
 
 NAME = "merge"
 HELP = "three-way merge of Task files (also a git merge driver)"
@@ -71,7 +71,7 @@ def read_text(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path} is not UTF-8 text (at byte {exc.start})") from None
+        raise UsageError(not_utf8(path, exc)) from None
 
 
 def write_text(path: Path, text: str) -> None:

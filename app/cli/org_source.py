@@ -16,15 +16,13 @@ import json
 import os
 from pathlib import Path
 
-from app.cli.common import UsageError
+from app.cli.common import TOKEN_VARIABLE, UsageError
 from app.cli.source_types import AgentInfo, OrgSource
 from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile, history_from_json, history_of
 from app.core.models import OrgFile, Reader
 from app.core.references import References, find_references
 from app.core.workspace import load_workspace
-
-TOKEN_VARIABLE = "TASKDESK_TOKEN"
 
 
 def add_source_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from app.cli.common import UsageError
+from app.cli.common import TOKEN_VARIABLE, UsageError
 from app.client.api import TaskdeskClient
-
-TOKEN_VARIABLE = "TASKDESK_TOKEN"
 
 
 def add_server_argument(parser: argparse.ArgumentParser) -> None:

@@ -11,10 +11,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.cli.common import EXIT_BAD_INPUT, EXIT_OK
+from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, not_utf8
 
 NAME = "render"
 HELP = "write FILE.html beside each Markdown FILE: the HTML the preview shows for it"
+
+
+CHARSET_LINE = '<meta charset="utf-8">\n'
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +33,7 @@ def _render_one(source: Path) -> str | None:
     except IsADirectoryError:
         return f"{source}: is a folder, not a Markdown file"
     except UnicodeDecodeError as exc:
-        return f"{source}: not UTF-8 text (byte {exc.start})"
+        return not_utf8(source, exc)
     except OSError as exc:
         return f"{source}: cannot read it ({exc.strerror or exc})"
     target = source.with_name(source.name + ".html")
@@ -39,7 +42,8 @@ def _render_one(source: Path) -> str | None:
 
     html = render_markdown(text)
     try:
-        target.write_bytes((html + "\n" if html else "").encode("utf-8"))
+        # The charset first: a browser opening the file must not guess (it is UTF-8).
+        target.write_bytes(f"{CHARSET_LINE}{html}\n".encode())
     except OSError as exc:
         return f"{target}: cannot write it ({exc.strerror or exc})"
     return None

@@ -6,9 +6,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from app.cli.common import UsageError
+from app.cli.common import TOKEN_VARIABLE, UsageError
 from app.cli.source_types import AgentInfo
-from app.client import NotFound, TaskdeskClient, TaskdeskError
+from app.client import NotFound, TaskdeskClient, TaskdeskError, Unauthorized
 from app.core.expander import task_display_path
 from app.core.marker_reasons import EarlierFile, history_of
 from app.core.models import OrgFile
@@ -53,7 +53,17 @@ class ServerSource:
                 "extensions (see docs/REFERENCES.md)"
             ) from None
         except TaskdeskError as exc:
-            raise UsageError(f"{self.url}: {exc.message}") from None
+            raise self._refused(exc) from None
+
+    def _refused(self, exc: TaskdeskError, doing: str = "") -> UsageError:
+        """One line for a failed call; a refused token names where it came from (the app's
+        "connection settings" mean nothing on the command line)."""
+        if isinstance(exc, Unauthorized):
+            return UsageError(
+                f"{self.url} did not accept the token in {TOKEN_VARIABLE}: set it to an access "
+                "token of this server (ask an operator for one)"
+            )
+        return UsageError(f"{self.url}: {doing}{exc.message}")
 
     def _run_history(self, run_id: str) -> tuple[EarlierFile, ...]:
         try:
@@ -61,7 +71,7 @@ class ServerSource:
         except NotFound:
             raise UsageError(f"no run {run_id!r} on {self.url}") from None
         except TaskdeskError as exc:
-            raise UsageError(f"{self.url}: {exc.message}") from None
+            raise self._refused(exc) from None
         source = run.task_source
         task = source.display_path
         notes = tuple(EarlierFile(n.display_path, n.version, run.id, task) for n in source.notes)
@@ -79,7 +89,7 @@ class ServerSource:
         except NotFound:
             raise UsageError(f"no agent {agent_id!r} on {self.url}") from None
         except TaskdeskError as exc:
-            raise UsageError(f"{self.url}: {exc.message}") from None
+            raise self._refused(exc) from None
         return doc.content, doc.version
 
     def lookup(self, path: str) -> OrgFile | None:
@@ -89,7 +99,7 @@ class ServerSource:
             except NotFound:
                 self._files[path] = None
             except TaskdeskError as exc:
-                raise UsageError(f"{self.url}: reading {path}: {exc.message}") from None
+                raise self._refused(exc, f"reading {path}: ") from None
         return self._files[path]
 
     def history(self, agent_id: str) -> tuple[EarlierFile, ...]:

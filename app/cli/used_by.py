@@ -14,8 +14,7 @@ import json
 import os
 from itertools import groupby
 
-from app.cli.common import EXIT_OK, UsageError, write_stdout
-from app.cli.org_source import TOKEN_VARIABLE
+from app.cli.common import EXIT_OK, TOKEN_VARIABLE, UsageError, write_stdout
 from app.core.expander import expand_embeds, task_display_path
 from app.core.models import Reader
 from app.core.note_uses import NoteUse, UsedBy, uses_in

@@ -125,19 +125,22 @@ def begin(
     launch: EmbeddedLaunch | None = None,
     *,
     local: bool = False,
+    tokens: TokenStore | None = None,
 ) -> StartOutcome:
     """All of start-up that can happen before the operator is asked anything, in one go.
 
     With no server to open, this starts the embedded default and signs in to it, so the
     first Task needs no round trip through the GUI thread. Blocking: run it off the GUI
     thread. ``launch``: the local server the launcher already started (EmbeddedLaunch).
+    ``tokens``: this session's token store, when it has one (File › Recent servers): the
+    tokens it keeps for the session are found again, not asked for.
     """
     if local:
         forget_last_server()  # the local workspace is where the next start goes too
     elif server_url is not None or remembered_server() is not None:
         if launch is not None:
             launch.cancel()
-        found = token_store(server_url)
+        found = tokens if tokens is not None else token_store(server_url)
         return StartOutcome(found, plan_start(server_url, found))
     # The local workspace needs no keyring: leaving it unloaded saves a slow import.
     from app.connect.embedded import launch_embedded
@@ -377,6 +380,8 @@ def _keep(
     from app.connect.remembered import remember_server
 
     note: UserMessage | None = None
+    if tokens is not None and not remember:
+        tokens.keep_for_session(url, token)  # "for this session only" keeps it for the session
     if tokens is not None and remember:
         try:
             place = tokens.remember(url, token, in_file=in_file)

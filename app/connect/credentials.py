@@ -136,6 +136,10 @@ class TokenStore:
 
     # ------------------------------------------------------------------ keeping
 
+    def keep_for_session(self, server_url: str, token: str) -> None:
+        """Keep ``token`` for this session only: found again until the app quits."""
+        self._session[server_key(server_url)] = token
+
     def remember(self, server_url: str, token: str, *, in_file: bool = False) -> TokenPlace:
         """Keep ``token`` for the server: in the keyring when there is one; in the token file
         only when the operator asked (``in_file``); otherwise for this session only.

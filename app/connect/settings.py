@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TypeGuard
 from urllib.parse import urlsplit, urlunsplit
 
+from app.connect.private_files import private_folder
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -51,8 +53,11 @@ class Settings:
     # splitter, so a laptop alone and docked each get their own place back.
     window_geometries: dict[str, str] = field(default_factory=dict)
     splitters: dict[str, list[int]] = field(default_factory=dict)
-    log_level: str = "INFO"
+    log_level: str = "INFO"  # the app's own loggers
+    # Every other library's loggers (markdown-it, urllib3): INFO unless asked for more.
+    library_log_level: str = "INFO"
     side_by_side: bool = False  # View › Side by side: Edit and Preview together
+    look: str = "system"  # View › Look: system, light or dark
 
     def remember_server(self, url: str, name: str = "") -> RememberedServer:
         """Add (or rename) a server; user and password in the URL are dropped, never kept."""
@@ -142,6 +147,12 @@ def _size_map(value: object) -> dict[str, list[int]]:
     return {key: _sizes(sizes) for key, sizes in value.items()}
 
 
+def _look(value: object) -> str:
+    if value not in ("system", "light", "dark"):
+        raise ValueError
+    return str(value)
+
+
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError
@@ -165,7 +176,9 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "window_geometries": _str_map,
     "splitters": _size_map,
     "log_level": _log_level,
+    "library_log_level": _log_level,
     "side_by_side": _bool,
+    "look": _look,
 }
 
 
@@ -234,7 +247,7 @@ def save_settings(settings: Settings, path: Path) -> None:
     body = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
     tmp_name: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)  # 0700; mkstemp makes the file 0600
         fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as tmp:
             tmp.write(body)

@@ -111,7 +111,9 @@ def request_raise(data_dir: Path) -> None:
     """Ask the Taskdesk holding ``data_dir`` to bring its window to the front."""
     folder = instance_folder(data_dir)
     partial = folder / f"{RAISE_FILE}.{os.getpid()}"
-    partial.write_text(f"{os.getpid()}\n", encoding="utf-8")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # 0600 like the rest
+    with os.fdopen(fd, "w", encoding="utf-8") as request:
+        request.write(f"{os.getpid()}\n")
     partial.replace(folder / RAISE_FILE)  # appears whole: the watcher never reads half
 
 

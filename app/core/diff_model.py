@@ -50,6 +50,15 @@ class Chunk(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class LineCounts:
+    """A diff's size in words a reader expects: lines changed, added and removed."""
+
+    changed: int
+    added: int
+    removed: int
+
+
+@dataclass(frozen=True, slots=True)
 class SideBySide:
     """A diff of two texts as line chunks in order, covering both texts end to end."""
 
@@ -77,6 +86,17 @@ class SideBySide:
     def added_lines(self) -> int:
         """Lines of the new text that take their place or are new."""
         return sum(c.new_end - c.new_start for c in self.changes)
+
+    @property
+    def line_counts(self) -> LineCounts:
+        """Lines changed, added and removed as a reader counts them: within a change, a line
+        replaced by one line is one changed line, not one removed and one added."""
+        changed = added = removed = 0
+        for chunk in self.changes:
+            old, new = chunk.old_end - chunk.old_start, chunk.new_end - chunk.new_start
+            both = min(old, new)
+            changed, added, removed = changed + both, added + new - both, removed + old - both
+        return LineCounts(changed, added, removed)
 
     def next_change(self, row: int) -> int | None:
         """Index (into ``changes``) of the first change starting after display row ``row``."""

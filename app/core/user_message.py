@@ -27,6 +27,8 @@ class MessageKey(Enum):
     STORE = "store"
     PREVIEW = "preview"
     NOTES = "notes"  # the notes and collections to insert
+    CONNECT = "connect"  # signing in to a server
+    MERGE = "merge"  # a merge in the editor with conflicts still open
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,7 +239,7 @@ class RunController(QObject):
             if not still_open(self._task, agent_id):
                 return
             if run_id is None:
-                self.told.emit("This agent has no runs yet: start one with Ctrl+R.")
+                self.told.emit("This agent has no runs yet: start one with Ctrl+Alt+R.")
             else:
                 self.changes_since(run_id)
 

@@ -50,11 +50,28 @@ class _Callbacks(Generic[T]):
 
     def deliver(self, outcome: Outcome) -> None:
         ok, value = outcome
+        if _receiver_gone(self.on_done if ok else self.on_error):
+            # A closed dialog's method: Qt drops a signal to a deleted receiver, and so do we.
+            log.debug("a job's answer came after its receiver was closed; dropped")
+            return
         if ok:
             # The value is what this job's own ``fn: Callable[[], T]`` returned.
             self.on_done(cast(T, value))
         else:
             self.on_error(cast(BaseException, value))
+
+
+def _receiver_gone(callback: Callable[..., object]) -> bool:
+    """``callback`` is a method of a QObject that has been deleted (a dialog closed before
+    its work came back)."""
+    owner = getattr(callback, "__self__", None)
+    if not isinstance(owner, QObject):
+        return False
+    try:
+        owner.objectName()  # any call on a deleted QObject's wrapper raises RuntimeError
+    except RuntimeError:
+        return True
+    return False
 
 
 def _run(fn: Callable[[], object]) -> Outcome:

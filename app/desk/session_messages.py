@@ -84,7 +84,7 @@ def merge_unresolved(open_conflicts: int) -> UserMessage:
         f"{n} conflict{'s' if n != 1 else ''} of the merge "
         f"{'are' if n != 1 else 'is'} not resolved yet: take mine, theirs or both, or "
         "edit by hand and delete the marker lines, then save.",
-        MessageKey.SAVE,
+        MessageKey.MERGE,  # withdrawn once none is open, or the merge is over (merge_flow)
     )
 
 

@@ -62,7 +62,8 @@ class StoreDatabase:
         # folder or a path that is a folder; creating the file ourselves gets the real errno.
         action = "open the local store"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Drafts are the operator's own: the file 0600 in a 0700 folder.
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             os.close(fd)
         except OSError as exc:

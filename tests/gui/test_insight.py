@@ -61,11 +61,20 @@ def _writer_window(
     return window
 
 
+def _ask_and_start_run(qtbot, window: MainWindow) -> None:
+    """View › Start a run…, and Start in its question."""
+    insight = _insight(window)
+    insight.commands.start_run.trigger()
+    qtbot.waitUntil(lambda: insight.run_confirmation.dialog is not None, timeout=TIMEOUT)
+    assert insight.run_confirmation.dialog is not None
+    insight.run_confirmation.dialog.confirm_button.click()
+
+
 def _start_run(qtbot, window: MainWindow) -> str:
-    """Ctrl+R; returns the new run's id, once the Runs tab lists it first."""
+    """Start a run; returns the new run's id, once the Runs tab lists it first."""
     insight = _insight(window)
     before = len(insight.panel.runs.model.rows)
-    insight.commands.start_run.trigger()
+    _ask_and_start_run(qtbot, window)
     qtbot.waitUntil(lambda: len(insight.panel.runs.model.rows) > before, timeout=TIMEOUT)
     return insight.panel.runs.model.rows[0].id
 
@@ -190,8 +199,8 @@ def test_the_breakdown_counts_as_the_expander_and_a_run_over_budget_is_refused(
     assert len(dialog.notes_chart.rows()) == 2
     dialog.close()
     qtbot.waitUntil(lambda: insight.dialog is None, timeout=TIMEOUT)
-    # Ctrl+R: refused, by how much, and the breakdown opens.
-    insight.commands.start_run.trigger()
+    # Start a run: refused, by how much, and the breakdown opens.
+    _ask_and_start_run(qtbot, window)
     qtbot.waitUntil(lambda: _said(window, "over the 64 KB budget"), timeout=TIMEOUT)
     assert _said(window, f"{70_000 - EMBED_BUDGET_BYTES:,} over")
     _dialog(qtbot, window, BudgetDialog)
@@ -278,7 +287,7 @@ def test_changed_since_the_last_run_shows_a_note_edit_with_the_task_unchanged(
     assert [(n.path, n.old_version, n.new_version) for n in changes.changed_notes] == [
         (STYLE_GUIDE, 1, 2)
     ]
-    assert "the Task is unchanged" in dialog.headline.text()
+    assert dialog.headline.text().startswith("The Task is unchanged")  # a sentence
     first_blocks = dialog.block_texts()
     assert first_blocks == [f"line 8: from note {STYLE_GUIDE} (v1 → v2)"]
     assert "No jargon at all." in dialog.diff.new_text
@@ -319,7 +328,7 @@ def test_a_server_without_runs_says_so_and_leaves_the_editor_alone(
         qtbot.waitUntil(
             lambda: insight.panel.runs.notice_label.text() == NO_RUNS_LIST, timeout=TIMEOUT
         )
-        insight.commands.start_run.trigger()
+        _ask_and_start_run(qtbot, window)
         qtbot.waitUntil(lambda: _said(window, "this server doesn't start runs"), timeout=TIMEOUT)
         assert window.task_tab.editor.text() == text
     finally:

@@ -74,3 +74,18 @@ def test_excepthook_shows_a_short_message_and_logs_without_the_token(
     assert "Traceback" in logged and "[token]" in logged
     assert "ann-secret" not in logged
     messages.error_box.accept()
+
+
+def test_the_unexpected_error_says_where_the_log_file_is(messages: Messages) -> None:
+    previous = install_excepthook(messages, list, "/home/ann/.local/state/taskdesk/taskdesk.log")
+    hook = sys.excepthook
+    sys.excepthook = previous
+    try:
+        raise RuntimeError("Internal C++ object (QLabel) already deleted")
+    except RuntimeError as exc:
+        hook(type(exc), exc, exc.__traceback__)
+    assert messages.error_box is not None
+    assert "send the log file (/home/ann/.local/state/taskdesk/taskdesk.log) to support" in (
+        messages.error_box.text()
+    )
+    messages.error_box.accept()

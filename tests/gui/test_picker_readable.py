@@ -117,3 +117,22 @@ def test_writer_and_scout_differ(qtbot, window: MainWindow) -> None:
     open_agent(qtbot, window, "a_writer")
     picker = _open_note_picker(qtbot, window)
     assert "Writer" in picker.reader_label.text()
+
+
+def test_row_text_starts_after_the_icon(qtbot, window: MainWindow) -> None:
+    """The icon never overlaps the first letter of the title and path."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    picker = _open_note_picker(qtbot, window)
+    view = picker.list_view
+    qtbot.waitUntil(lambda: view.model().rowCount() > 0, timeout=TIMEOUT)
+    delegate = view.itemDelegate()
+    index = view.model().index(0, 0)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)  # as the view paints the row
+    option.rect = view.visualRect(index)
+    delegate.initStyleOption(option, index)
+    assert not option.icon.isNull()
+    icon = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemDecoration, option, view)
+    assert delegate.text_left(option) - icon.right() > 4  # a clear gap after the icon (it was 1 px)
+    picker.reject()

@@ -59,3 +59,37 @@ def test_the_hidden_versions_panel_shows_nothing_until_it_is_shown(
     assert panel.text_view.toPlainText() == selected.content  # shown with the panel
     panel.compare_button.click()
     assert asked == [selected.version]
+
+
+def test_after_a_save_versions_open_on_the_version_it_replaced(qtbot, window: MainWindow) -> None:
+    """The opening default follows the Task: after a save (or the server's copy arriving after
+    the cached one) it is the new newest earlier version, not the one before it."""
+    from tests.window_steps import saved, type_at_end
+
+    tab = window.task_tab
+    live = tab.state.live
+    assert live is not None and live.revisions
+    type_at_end(qtbot, window, " One more rule.")
+    window.actions_.save.trigger()
+    qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
+    assert tab.state.live is not None and tab.state.live.version == live.version + 1
+    window.actions_.versions.trigger()
+    selected = tab.versions.selected()
+    assert selected is not None and selected.version == live.version  # the one just replaced
+
+
+def test_a_version_picked_by_hand_stays_picked_through_a_save(qtbot, window: MainWindow) -> None:
+    from tests.window_steps import saved, type_at_end
+
+    tab = window.task_tab
+    live = tab.state.live
+    assert live is not None
+    oldest = min(r.version for r in live.revisions)
+    window.actions_.versions.trigger()
+    tab.versions.select_version(oldest)
+    window.actions_.edit.trigger()
+    type_at_end(qtbot, window, " One more rule.")
+    window.actions_.save.trigger()
+    qtbot.waitUntil(lambda: saved(window), timeout=TIMEOUT)
+    selected = tab.versions.selected()
+    assert selected is not None and selected.version == oldest

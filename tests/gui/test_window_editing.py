@@ -151,3 +151,25 @@ def test_unreachable_banner_names_the_right_embeds(qtbot, window: MainWindow, bo
     open_agent(qtbot, window, "a_writer")
     assert not tab.unreachable_banner.isVisible()
     assert not tab.header.is_marked_unreachable()
+
+
+def test_the_versions_list_says_restored_from_after_a_restore(
+    qtbot, window: MainWindow, bob
+) -> None:
+    from widgets.versions.revision_model import DETAIL_ROLE
+
+    live = bob.get_task("a_scout")
+    oldest = min(r.version for r in live.revisions)
+    window.actions_.versions.trigger()
+    panel = window.task_tab.versions
+    panel.select_version(oldest)
+    panel.restore_button.click()
+    flow = window.task_tab.version_flow
+    qtbot.waitUntil(lambda: flow.restore_dialog is not None, timeout=TIMEOUT)
+    flow.restore_dialog.restore_button.click()
+    qtbot.waitUntil(
+        lambda: panel.model.live() is not None and panel.model.live().version == live.version + 1,
+        timeout=TIMEOUT,
+    )
+    detail = panel.model.index(0, 0).data(DETAIL_ROLE)
+    assert detail.endswith(f"restored from v{oldest}")

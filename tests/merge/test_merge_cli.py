@@ -61,7 +61,7 @@ def test_output_writes_the_result_to_a_file_and_prints_nothing(tmp_path: Path) -
     [
         ("gone.md", "gone.md: no such file"),
         ("folder", "folder is a folder, not a file"),
-        ("latin1.md", "latin1.md is not UTF-8 text (at byte 3)"),
+        ("latin1.md", "latin1.md: not UTF-8 text (byte 3)"),  # as `render` says it
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path: Path, name: str, message: str) -> None:

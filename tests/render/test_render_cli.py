@@ -28,7 +28,7 @@ def test_each_file_gets_the_html_the_preview_shows(tmp_path: Path) -> None:
     done = taskdesk("render", note, other)
     assert (done.returncode, done.stderr) == (0, b"")
     html = (tmp_path / "rules.md.html").read_text("utf-8")
-    assert html == render_markdown(note.read_text("utf-8")) + "\n"
+    assert html == '<meta charset="utf-8">\n' + render_markdown(note.read_text("utf-8")) + "\n"
     assert "<li>\u2611 two</li>" in html
     assert "![[org/o/n.md]]" in html  # embeds are not resolved
     assert "<script" not in html
@@ -48,5 +48,7 @@ def test_a_missing_or_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> 
         f"taskdesk: {binary}: not UTF-8 text (byte 0)",
         f"taskdesk: {tmp_path}: is a folder, not a Markdown file",
     ]
-    assert (tmp_path / "good.md.html").read_text("utf-8") == "<h1>fine</h1>\n"
+    assert (tmp_path / "good.md.html").read_text(
+        "utf-8"
+    ) == '<meta charset="utf-8">\n<h1>fine</h1>\n'
     assert not (tmp_path / "missing.md.html").exists()

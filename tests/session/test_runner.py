@@ -140,3 +140,26 @@ def test_sync_mode_says_failures_at_once(qtbot: Any) -> None:
     runner.failed.connect(said.append)
     runner.submit(lambda: 1 / 0, on_done=pytest.fail)
     assert [m.severity for m in said] == [Severity.ERROR]
+
+
+def test_an_answer_for_a_closed_dialog_is_dropped_not_raised(qtbot: Any, runner: Runner) -> None:
+    """The dialog that asked was closed (and deleted) before its work came back: its method
+    is not called on a deleted object, as Qt drops a signal to a deleted receiver."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QDialog, QLabel
+
+    class Asking(QDialog):
+        def __init__(self) -> None:
+            super().__init__()
+            self.label = QLabel(self)
+
+        def on_loaded(self, text: str) -> None:
+            self.label.setText(text)  # on a deleted dialog: RuntimeError
+
+    release = threading.Event()
+    dialog = Asking()
+    runner.submit(lambda: release.wait(10) and "loaded", on_done=dialog.on_loaded)
+    dialog.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    release.set()
+    assert runner.wait_idle(10_000)  # an exception in the callback would fail the test here

@@ -79,3 +79,11 @@ def test_a_long_row_is_elided_not_clipped(panel: VersionsPanel, qtbot: QtBot) ->
     metrics = QFontMetrics(panel.delegate.detail_font(view.font()))
     room = view.visualRect(panel.model.index(2, 0)).width()
     assert metrics.horizontalAdvance(detail) < room
+
+
+def test_a_version_with_an_older_versions_text_says_restored_from() -> None:
+    from widgets.versions.revision_model import restored_versions
+
+    texts = {1: "a", 2: "b", 3: "c", 4: "a", 5: "b"}
+    assert restored_versions(texts) == {4: 1, 5: 2}
+    assert restored_versions({1: "a", 2: "b"}) == {}

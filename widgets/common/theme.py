@@ -15,6 +15,8 @@ from app.core.resource_files import read_text, resource
 
 ThemeName = Literal["light", "dark"]
 
+LookChoice = Literal["system", "light", "dark"]
+LOOK_CHOICES: tuple[LookChoice, ...] = ("system", "light", "dark")
 SCHEME_VARIABLE = "TASKDESK_COLOUR_SCHEME"
 """``light`` or ``dark`` overrides the system's colour scheme (screenshots, a desktop that
 doesn't tell Qt its scheme)."""
@@ -218,8 +220,8 @@ DARK = Theme(
     accent_ink="#a8cdfc",
     warning_ink="#f2b65e",
     danger_ink="#ff9b91",
-    tooltip="#e6e9ee",
-    tooltip_ink="#1f2937",
+    tooltip="#383e48",  # a dark box in the dark look, not a light one glaring out of it
+    tooltip_ink="#e6e9ee",
     accent="#2f6fb3",
     accent_hover="#285f9a",
     on_accent="#ffffff",
@@ -362,8 +364,21 @@ class SchemeFollower(QObject):
     def __init__(self, app: QGuiApplication) -> None:
         super().__init__(app)
         self._app = app
+        self.choice: LookChoice = "system"  # View › Look; "system" follows the system
         app.styleHints().colorSchemeChanged.connect(self.on_scheme_changed)
         self.on_scheme_changed(app.styleHints().colorScheme())
 
+    def set_choice(self, choice: str) -> None:
+        """View › Look: ``light`` or ``dark`` whatever the system says, or ``system``."""
+        self.choice = next((c for c in LOOK_CHOICES if c == choice), "system")
+        self.on_scheme_changed(self._app.styleHints().colorScheme())
+
     def on_scheme_changed(self, scheme: Qt.ColorScheme) -> None:
-        apply_theme(self._app, scheme_theme(scheme, os.environ.get(SCHEME_VARIABLE)))
+        override = self.choice if self.choice != "system" else os.environ.get(SCHEME_VARIABLE)
+        apply_theme(self._app, scheme_theme(scheme, override))
+
+
+def scheme_follower(app: QGuiApplication) -> SchemeFollower:
+    """The application's follower (made now when start-up made none: a test, a host)."""
+    found = app.findChild(SchemeFollower)
+    return found if isinstance(found, SchemeFollower) else SchemeFollower(app)

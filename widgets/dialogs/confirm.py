@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.diff_model import LineCounts
 from app.render.links import classify_link, shown_address
 
 
@@ -150,7 +151,8 @@ class ConfirmDropDialog(_ButtonDialog):
 
 
 class CompareDialog(QDialog):
-    """Their text beside mine during a conflict, with the two ways out of it."""
+    """Their text beside mine during a conflict, with the three ways out of it: Merge (both
+    people's changes, the default), Keep mine and Use theirs."""
 
     def __init__(self, their_title: str, parent: QWidget | None = None) -> None:
         from widgets.versions.diff_view import DiffView  # only when a conflict is compared
@@ -160,6 +162,9 @@ class CompareDialog(QDialog):
         self.diff_view = DiffView()
         self.diff_view.set_titles(their_title, "Mine (unsaved)")
         self.buttons = QDialogButtonBox()
+        self.merge_button = self.buttons.addButton("&Merge", QDialogButtonBox.ButtonRole.ApplyRole)
+        self.merge_button.setToolTip("Combine their changes and yours in the editor")
+        self.merge_button.setDefault(True)  # as on the conflict banner: it keeps both
         self.keep_mine_button = self.buttons.addButton(
             "&Keep mine", QDialogButtonBox.ButtonRole.AcceptRole
         )
@@ -167,8 +172,16 @@ class CompareDialog(QDialog):
             "&Use theirs", QDialogButtonBox.ButtonRole.DestructiveRole
         )
         self.close_button = self.buttons.addButton("&Close", QDialogButtonBox.ButtonRole.RejectRole)
-        for button in (self.keep_mine_button, self.use_theirs_button, self.close_button):
+        every = (
+            self.merge_button,
+            self.keep_mine_button,
+            self.use_theirs_button,
+            self.close_button,
+        )
+        for button in every:
             button.setAccessibleName(button.text().replace("&", ""))
+            button.setAutoDefault(False)  # focus moving never makes another the default
+        self.merge_button.setDefault(True)
         self.close_button.clicked.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.diff_view, 1)
@@ -176,17 +189,20 @@ class CompareDialog(QDialog):
         self.resize(1100, 640)
 
 
-def diff_summary(changed_lines_removed: int, changed_lines_added: int) -> str:
-    """ "3 lines added, 1 removed" for the restore confirmation."""
-    if not changed_lines_added and not changed_lines_removed:
+def diff_summary(counts: LineCounts) -> str:
+    """ "1 line changed, 4 removed" for the restore confirmation: a line replaced by another
+    is one changed line, not one added and one removed."""
+    if not (counts.changed or counts.added or counts.removed):
         return "The texts are the same."
-
-    def lines(n: int) -> str:
-        return f"{n} line{'s' if n != 1 else ''}"
-
-    parts = []
-    if changed_lines_added:
-        parts.append(f"{lines(changed_lines_added)} added")
-    if changed_lines_removed:
-        parts.append(f"{lines(changed_lines_removed)} removed")
+    shown = [
+        (n, word)
+        for n, word in (
+            (counts.changed, "changed"),
+            (counts.added, "added"),
+            (counts.removed, "removed"),
+        )
+        if n
+    ]
+    (first, word), rest = shown[0], shown[1:]
+    parts = [f"{first} line{'s' if first != 1 else ''} {word}", *(f"{n} {w}" for n, w in rest)]
     return "Compared with the live Task: " + ", ".join(parts) + "."

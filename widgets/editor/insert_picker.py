@@ -50,6 +50,16 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         line = option.fontMetrics.height()
         return QSize(320, 2 * line + 3 * self._PAD)
 
+    def text_left(self, option: QStyleOptionViewItem) -> int:
+        """Where the title and path start: after the icon the style draws (its size and margin
+        are the style's, not a guess), or at the padding when the row has none."""
+        widget = option.widget
+        style = widget.style() if widget is not None else None
+        if style is None or option.icon.isNull():
+            return option.rect.left() + self._PAD
+        icon = style.subElementRect(QStyle.SubElement.SE_ItemViewItemDecoration, option, widget)
+        return max(option.rect.left(), icon.right() + 1) + self._PAD
+
     def paint(
         self,
         painter: QPainter,
@@ -73,7 +83,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         )
         metrics = option.fontMetrics
-        left = rect.left() + 28  # room for the decoration icon
+        left = self.text_left(option)  # after the icon, never over the title's first letter
         top = rect.top() + self._PAD
         painter.save()
 
@@ -87,7 +97,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         painter.setFont(title_font)
         painter.setPen(text_colour)
         title_rect = QRect(
-            left, top, rect.width() - 28 - tag_width - 2 * self._PAD, metrics.height()
+            left, top, rect.right() - left - tag_width - 2 * self._PAD, metrics.height()
         )
         title = metrics.elidedText(
             str(index.data() or ""), Qt.TextElideMode.ElideRight, title_rect.width()
@@ -113,7 +123,7 @@ class EmbeddableNoteDelegate(QStyledItemDelegate):
         path_rect = QRect(
             left,
             top + metrics.height() + self._PAD,
-            rect.width() - 28 - self._PAD,
+            rect.right() - left - self._PAD,
             metrics.height(),
         )
         path_text = str(index.data(PATH_ROLE) or "")
@@ -155,7 +165,9 @@ class InsertPickerDialog(QDialog):
         self.reader_label.setObjectName("hint")
         self.reader_label.setWordWrap(True)
         self.reader_label.setVisible(agent is not None)
-        self.model.modelReset.connect(lambda: self.reader_label.setText(self._reader_text()))
+        # A method, not a lambda: the shared model outlives the picker, and Qt drops a
+        # connection to a deleted QObject's method, never one to a closure over it.
+        self.model.modelReset.connect(self._on_notes_reset)
 
         search_label = QLabel("&Search")
         self.search_field = QLineEdit()
@@ -258,6 +270,9 @@ class InsertPickerDialog(QDialog):
 
         box.finished.connect(answered)
         box.open()
+
+    def _on_notes_reset(self) -> None:
+        self.reader_label.setText(self._reader_text())
 
     def _reader_text(self) -> str:
         agent = self._agent

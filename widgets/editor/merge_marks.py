@@ -84,8 +84,11 @@ class MergeMarks(QObject):
         self._open: set[int] = set()  # conflicts not resolved yet
         self._shown: tuple[int, int] | None = None  # the range painted last
         editor.document().contentsChange.connect(self._on_contents_change)
-        editor.verticalScrollBar().valueChanged.connect(lambda _: self.repaint())
+        editor.verticalScrollBar().valueChanged.connect(self._on_scrolled)  # not a closure
         editor.viewport().installEventFilter(self)
+
+    def _on_scrolled(self, _value: int) -> None:
+        self.repaint()
 
     @property
     def active(self) -> bool:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QFontDatabase, QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from app.core.line_endings import LineEndings
-from app.core.models import EmbeddableNote
+from app.core.models import EmbeddableNote, Reader
 from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
 from widgets.editor.embeddable_model import EmbeddableModel
@@ -73,6 +73,11 @@ class TaskEditor(QPlainTextEdit):
     def set_verdicts(self, verdicts: Mapping[str, EmbedVerdict]) -> None:
         """The preview's verdict per embed path; only blocks holding changed paths repaint."""
         self.highlighter.set_verdicts(verdicts)
+
+    def set_reader(self, reader: Reader | None) -> None:
+        """The agent being edited: the ``![[`` completer ranks and marks notes by what it can
+        read, exactly as the Insert picker does (one search, one delegate)."""
+        self.completer.proxy.set_reader(reader)
 
     def set_embeddable_notes(self, notes: Iterable[EmbeddableNote] | NoteIndex) -> None:
         self.embeddable_model.set_notes(notes)

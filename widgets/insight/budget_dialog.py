@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from app.core.budget import BudgetBreakdown
 from app.core.task_outline import TaskSize
+from app.core.wording import counted
 from widgets.insight.bar_chart import Bar, BarChart
 from widgets.preview.size_meters import format_kb
 
@@ -22,7 +23,8 @@ def budget_headline(budget: BudgetBreakdown) -> str:
     """The total against the budget, and when over, what to cut to get under it."""
     head = (
         f"Embedded notes: {budget.total:,} of {budget.budget:,} bytes "
-        f"({format_kb(budget.total)} of {format_kb(budget.budget)}), {len(budget.notes)} notes."
+        f"({format_kb(budget.total)} of {format_kb(budget.budget)}), "
+        f"{counted(len(budget.notes), 'note')}."
     )
     if not budget.over_budget:
         return head + f" {budget.budget - budget.total:,} bytes to spare."

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.expansion_changes import ChangedBlock, ChangeSource, ExpansionChanges
+from app.core.wording import counted, sentence
 from widgets.versions.diff_view import DiffView
 
 
@@ -62,12 +63,13 @@ def changes_headline(changes: ExpansionChanges) -> str:
     gone = [n.path for n in changes.notes if n.old_version is not None and n.new_version is None]
     if gone:
         parts.append(
-            f"{len(gone)} note{'s' * (len(gone) != 1)} the older side inlined no longer "
-            f"reach the agent (deleted, moved or unreadable now): {', '.join(gone)}"
+            f"{counted(len(gone), 'note')} the older side inlined no longer "
+            f"{'reaches' if len(gone) == 1 else 'reach'} the agent (deleted, moved or unreadable "
+            f"now): {', '.join(gone)}"
         )
     count = len(changes.blocks)
     parts.append(f"{count} change{'s' * (count != 1)} in what the agent gets")
-    return "; ".join(parts) + "."
+    return sentence("; ".join(parts)) + "."
 
 
 class ChangesDialog(QDialog):

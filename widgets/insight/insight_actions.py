@@ -6,6 +6,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
 from widgets.insight.insight_panel import PanelTab
+from widgets.insight.run_confirm import START_RUN_KEYS
 
 
 class InsightActions:
@@ -18,9 +19,11 @@ class InsightActions:
         self.runs = self._action(owner, "R&uns", "Ctrl+Shift+U", checkable=True)
         self.shape = self._action(owner, "Task s&hape check", "Ctrl+Shift+K", checkable=True)
         self.budget = self._action(owner, "&Budget breakdown…", "Ctrl+Shift+G")
-        self.start_run = self._action(owner, "Start a &run", "Ctrl+R")
+        self.start_run = self._action(owner, "Start a &run…", START_RUN_KEYS)  # asks first
         self.changed_since = self._action(owner, "&Changed since the last run…", "Ctrl+Shift+L")
-        self.start_run.setToolTip("Start a run of the saved Task (Ctrl+R)")
+        self.start_run.setToolTip(
+            f"Start a run of the saved Task, after a question ({START_RUN_KEYS})"
+        )
         self.group = QActionGroup(owner)
         self.group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
         for action in (self.references, self.runs, self.shape):

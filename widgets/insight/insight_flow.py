@@ -30,6 +30,7 @@ from app.render.task_insight import (
 from widgets.insight.budget_dialog import BudgetDialog
 from widgets.insight.insight_actions import InsightActions
 from widgets.insight.insight_panel import InsightPanel, PanelTab
+from widgets.insight.run_confirm import RunConfirmation
 from widgets.insight.run_flow import RunFlow
 from widgets.window.messages import Messages
 
@@ -106,7 +107,10 @@ class InsightFlow(QObject):
                 lambda on, name=name: self.panel.show_and_focus(name) if on else None
             )
         c.budget.triggered.connect(self.open_budget)
-        c.start_run.triggered.connect(self.runs.start_run)
+        self.run_confirmation = RunConfirmation(  # asks first
+            tab, self.runs.start_run, parent=self.dialog_parent
+        )
+        c.start_run.triggered.connect(self.run_confirmation.ask)
         c.changed_since.triggered.connect(self.runs.changes_since_last_run)
         tab.live_preview.shown.connect(self.on_preview)
         tab.agent_shown.connect(self.on_agent_shown)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidg
 
 from app.core.references import References
 from app.core.viewer_reach import is_hidden
+from app.core.wording import counted
 from widgets.insight.reference_tree_model import ReferenceTreeModel, explanation
 from widgets.preview.size_meters import format_kb
 
@@ -21,8 +22,8 @@ def summary_of(references: References) -> str:
     markers = len(references.markers) - hidden
     parts = [
         f"{embeds} embed{'s' * (embeds != 1)}, {named} named file{'s' * (named != 1)}",
-        f"{len(expansion.notes)} notes inlined ({format_kb(expansion.embedded_bytes)} of "
-        f"{format_kb(expansion.budget)})",
+        f"{counted(len(expansion.notes), 'note')} inlined "
+        f"({format_kb(expansion.embedded_bytes)} of {format_kb(expansion.budget)})",
         f"{markers} unreachable" if markers else "every embed reaches its file",
     ]
     if hidden:

@@ -46,7 +46,9 @@ class RunsView(QWidget):
         self.notice_label.setWordWrap(True)
         self.notice_label.hide()
         self.start_button = QPushButton("Start a run")
-        self.start_button.setToolTip("Start a run of the saved Task (Ctrl+R)")
+        self.start_button.setToolTip(
+            "Start a run of the saved Task (View › Start a run…, Ctrl+Alt+R)"
+        )
         self.open_button = QPushButton("System view")
         self.changes_button = QPushButton("Changed since")
         self.changes_button.setToolTip(

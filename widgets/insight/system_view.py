@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.wording import counted
 from app.desk.run_controller import RunInfo
 
 
@@ -24,7 +25,7 @@ def source_headline(run: RunInfo, gone: tuple[str, ...] = ()) -> str:
     notes = len(source.notes)
     line = (
         f"Run {run.id}: Task v{source.version} ({source.display_path}), "
-        f"{notes} note{'s' * (notes != 1)} inlined, {len(source.collections)} collections. "
+        f"{counted(notes, 'note')} inlined, {counted(len(source.collections), 'collection')}. "
         "The text below is the <task> section of the run's system prompt, as stored."
     )
     if gone:

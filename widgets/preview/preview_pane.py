@@ -7,8 +7,8 @@ import logging
 from dataclasses import dataclass
 
 import shiboken6
-from PySide6.QtCore import QEvent, QThread, QUrl, Signal
-from PySide6.QtGui import QFont, QMouseEvent, QPalette, QShowEvent, QTextDocument
+from PySide6.QtCore import QEvent, Qt, QThread, QUrl, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPalette, QShowEvent, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from app.desk.runner import Runner
@@ -191,6 +191,20 @@ class PreviewPane(QTextBrowser):
         if self._restore_fraction is not None:
             return self._restore_fraction
         return bar.value() / bar.maximum() if bar.maximum() > 0 else 0.0
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # A read-only browser has no caret to move, so Ctrl+Home/End (and Home/End) did
+        # nothing: they go to the top and the bottom, as in any reader.
+        ends = {Qt.Key.Key_Home: 0.0, Qt.Key.Key_End: 1.0}
+        plain = event.modifiers() in (
+            Qt.KeyboardModifier.NoModifier,
+            Qt.KeyboardModifier.ControlModifier,
+        )
+        if event.key() in ends and plain and not self.textCursor().hasSelection():
+            self.scroll_to_fraction(ends[Qt.Key(event.key())])
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def scroll_to_fraction(self, fraction: float) -> None:
         """Show the document from ``fraction`` (0 top, 1 bottom) of its height; kept while

@@ -34,7 +34,7 @@ class ConflictFlow(QObject):
 
     keep_mine_requested = Signal()
     use_theirs_requested = Signal()
-    merge_requested = Signal()  # the Keep mine question's Merge button
+    merge_requested = Signal()  # Merge in the Keep mine question or the compare dialog
 
     def __init__(self, runner: Runner, messages: Messages, owner: QWidget) -> None:
         super().__init__(owner)
@@ -50,13 +50,16 @@ class ConflictFlow(QObject):
         """Their version beside the editor text, diffed on the runner."""
         who = theirs.updated_by_name or "theirs"
         dialog = CompareDialog(f"v{theirs.version} by {who}", self._owner)
+        dialog.merge_button.clicked.connect(self.close_compare)  # the merge shows in the editor
+        dialog.merge_button.clicked.connect(self.merge_requested)
         dialog.keep_mine_button.clicked.connect(self.keep_mine_requested)
         dialog.use_theirs_button.clicked.connect(self.use_theirs_requested)
         self.close_compare()
         self.compare_dialog = dialog
 
         def show(model: SideBySide) -> None:
-            dialog.diff_view.set_model(model, theirs.content, mine)
+            if self.compare_dialog is dialog:  # not closed (and deleted) before the diff came
+                dialog.diff_view.set_model(model, theirs.content, mine)
 
         dialog.open()
         self._runner.submit(

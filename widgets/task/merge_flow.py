@@ -13,6 +13,7 @@ from app.core.cancel import CancelledError, CancelToken, NewestRequest
 from app.core.merge import MergeResult, Resolution, merge_texts
 from app.core.merge_layout import MergeLayout, lay_out
 from app.core.models import TaskDoc
+from app.core.user_message import MessageKey
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
 from app.desk.session_state import SessionState
@@ -242,6 +243,7 @@ class MergeFlow(QObject):
         session = self._session()
         if session is not None:
             session.mark_merge(None)
+        self._messages.withdraw(MessageKey.MERGE)
 
     def _on_text_changed(self) -> None:
         if self.active:
@@ -253,6 +255,8 @@ class MergeFlow(QObject):
         if result is None or theirs is None:
             return
         open_ = len(self.marks.open_conflicts())
+        if not open_:
+            self._messages.withdraw(MessageKey.MERGE)  # "1 conflict … not resolved" is untrue
         self.banner.set_text(
             merge_summary(
                 theirs.version,

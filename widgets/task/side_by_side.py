@@ -29,8 +29,9 @@ class SideBySidePage(QSplitter):
         self._preview_page = preview_page
         self._editor = editor
         self._pane = pane
-        editor.verticalScrollBar().valueChanged.connect(lambda _value: self.follow_editor())
-        editor.verticalScrollBar().rangeChanged.connect(lambda _lo, _hi: self.follow_editor())
+        # Methods, not closures: a connection to a method ends with this page.
+        editor.verticalScrollBar().valueChanged.connect(self._on_editor_scrolled)
+        editor.verticalScrollBar().rangeChanged.connect(self._on_editor_range)
 
     def is_shown(self) -> bool:
         return self._stack.currentWidget() is self
@@ -52,6 +53,12 @@ class SideBySidePage(QSplitter):
         if self._edit_page.parent() is self:
             self._stack.insertWidget(0, self._preview_page)
             self._stack.insertWidget(1, self._edit_page)
+
+    def _on_editor_scrolled(self, _value: int) -> None:
+        self.follow_editor()
+
+    def _on_editor_range(self, _low: int, _high: int) -> None:
+        self.follow_editor()
 
     def follow_editor(self) -> None:
         """The preview shows the same part of the Task as the editor (by proportion of

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from widgets.notes.move_flow import MoveToNoteFlow, OpenNoteFlow
 from widgets.task.click_to_edit import place_cursor
+from widgets.task.draft_compare import DraftCompare
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
 
     from app.connect.connection import Connection
-    from app.core.models import AgentRow
+    from app.core.models import AgentRow, BrokenEmbed
     from app.desk.runner import Runner
     from app.desk.session import TaskSession
     from app.desk.session_state import SessionState
@@ -123,12 +124,16 @@ class TaskCommands:
         t.preview.link_blocked.connect(t.messages.info)
         t.preview.external_link_requested.connect(t.links.on_external_link)
         t.preview.embed_clicked.connect(t.links.on_embed_clicked)
-        t.unreachable_banner.embed_activated.connect(t.links.on_embed_clicked)
+        t.unreachable_banner.embed_located.connect(self.on_unreachable_chosen)  # to its line
         t.live_preview.features_changed.connect(t.features_changed)
         t.live_preview.previewed.connect(t.unreachable.show)
         t.offline_banner.retry_button.clicked.connect(self._retry)
         t.draft_banner.recover_button.clicked.connect(self._recover_draft)
         t.draft_banner.discard_button.clicked.connect(self._dismiss_draft)
+        self.draft_compare = DraftCompare(
+            t.runner, t.work_area, t.draft_banner.recover_button, t.draft_banner.discard_button
+        )
+        t.draft_banner.compare_button.clicked.connect(self._compare_draft)
 
     def on_restore_requested(self, version: int) -> None:
         """Restore asks first: unsaved edits (Save/Discard/Cancel), then what changes."""
@@ -138,6 +143,24 @@ class TaskCommands:
         live = self.tab.state.live
         if self.tab.session is not None and live is not None:
             self.tab.version_flow.confirm_restore(version, live, self.tab.session.restore)
+
+    def on_unreachable_chosen(self, broken: BrokenEmbed) -> None:
+        """A banner entry goes to the embed's line in the editor, as References does: the
+        embed itself when the Task holds it, else the Task's embed of the note holding it
+        (hop 2 and beyond). Neither in the text (an edit moved it): the note, as before."""
+        t = self.tab
+        text = t.editor.toPlainText()
+        for target in (broken.path, broken.in_path):
+            at = text.find(f"![[{target}") if target else -1
+            if at >= 0:
+                t.set_mode_edit(True)
+                cursor = t.editor.textCursor()
+                cursor.setPosition(at)
+                t.editor.setTextCursor(cursor)
+                t.editor.centerCursor()
+                t.editor.setFocus()
+                return
+        t.links.on_embed_clicked(broken.path)
 
     def on_compare_conflict(self) -> None:
         if self.tab.state.conflict is not None:
@@ -157,6 +180,12 @@ class TaskCommands:
     def _retry(self) -> None:
         if self.tab.session is not None:
             self.tab.session.retry_now()
+
+    def _compare_draft(self) -> None:
+        draft, live = self.tab.state.draft, self.tab.state.live
+        if draft is not None:
+            title = f"v{live.version} (live)" if live is not None else "The live Task"
+            self.draft_compare.show(title, live.content if live is not None else "", draft.text)
 
     def _recover_draft(self) -> None:
         if self.tab.session is not None:

@@ -23,6 +23,7 @@ from widgets.common.provenance import ProvenanceStrip
 from widgets.editor.embeddable_model import NoteList
 from widgets.preview.preview_links import PreviewLinks
 from widgets.preview.size_meters import SizeMeters
+from widgets.task.caret_anchor import CaretAnchor
 from widgets.task.conflict_flow import ConflictFlow
 from widgets.task.focus_return import FocusReturn
 from widgets.task.insert_dialogs import InsertDialogs
@@ -48,6 +49,10 @@ if TYPE_CHECKING:
     from widgets.insight.insight_panel import InsightPanel
 
 INSIGHT_MODULE = "widgets.insight.insight_flow"
+EDIT_HINT = (
+    "To edit the Task, double-click its text or press Edit (Ctrl+Shift+E); Help › Getting "
+    "started has a short guide."
+)
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
 HTTP client, the references and run views), so the tab's other modules load sooner."""
 LATER_MODULES = (INSIGHT_MODULE, "rapidfuzz.fuzz", "rapidfuzz.distance")
@@ -103,6 +108,7 @@ class TaskTab(QWidget, BuiltInParts):
         self._repainting = False
         self.unreachable = UnreachableEmbeds(self)  # what the header and banner say of them
         self._insight: InsightFlow | None = None
+        self._edit_hint_said = False  # once a session: how to start editing
         self._build_in_parts(self._build(runner, messages, actions), staged=staged)
 
     def _build(self, runner: Runner, messages: Messages, actions: WindowActions) -> Parts:
@@ -170,6 +176,7 @@ class TaskTab(QWidget, BuiltInParts):
             runner, self.editor, self, lambda: self.set_mode_edit(True), lambda: self.agent
         )
         self.scroll_memory = PreviewScrollMemory(self.preview.pane)
+        self.caret_anchor = CaretAnchor(self.editor)  # a banner above never hides the caret
         self.focus_return = FocusReturn(self.banners.every_banner(), work_area.focus_target, self)
         self.task_commands = TaskCommands(self)
         self._set_enabled(False)
@@ -270,6 +277,7 @@ class TaskTab(QWidget, BuiltInParts):
         self.live_preview.clear()  # until this agent's text is in the editor
         self.provenance.clear()
         self.scroll_memory.switch(leaving.id if leaving else None, agent.id)
+        self.editor.set_reader(self._reader())  # the completer ranks and marks as the picker
         self.unreachable.show()
         self.live_preview.mark_from_server(self.unreachable.agent_cannot_reach())  # this agent's
         self._set_enabled(False)  # until this agent's Task (or its offline copy) is shown
@@ -277,6 +285,14 @@ class TaskTab(QWidget, BuiltInParts):
         # The last agent's text must never stand for this one's; clearing it is no edit.
         with self._not_an_edit():
             self.editor.set_text("")
+
+    def _say_edit_hint(self) -> None:
+        """The first Task shown in Preview says how editing starts (a first start found
+        nothing saying so), once a session, where the operator may edit."""
+        if self._edit_hint_said or self.read_only.active or self.editor.isVisible():
+            return
+        self._edit_hint_said = True
+        self.messages.info(EDIT_HINT)
 
     def agent_name(self) -> str:
         return self.agent.name if self.agent else ""
@@ -302,6 +318,7 @@ class TaskTab(QWidget, BuiltInParts):
         if self.agent is not None and doc.agent_id == self.agent.id:
             self.live_preview.show_agent(self.agent)
             self.agent_shown.emit(doc.agent_id)
+            self._say_edit_hint()
 
     def on_text_restored(self, text: str) -> None:
         self._set_enabled(True)
@@ -352,6 +369,8 @@ class TaskTab(QWidget, BuiltInParts):
         self.banners.show_state(state, self.agent_name())
         if before.offline and not state.offline:
             self.live_preview.server_back()
+        if (state.saving and not before.saving) or (state.conflict and not before.conflict):
+            self.messages.retract(MessageKey.SAVE)  # "Saved as v6." is about an older save
         self.header.set_unsaved(state.has_unsaved)
         if state.agent_id is not None:
             self.unsaved_changed.emit(state.agent_id, state.has_unsaved)

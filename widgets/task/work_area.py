@@ -73,8 +73,8 @@ class TaskWorkArea(QSplitter):
         )
         self.modes.addWidget(self.side_by_side)
         commands.side_by_side.triggered.connect(self._on_side_by_side_chosen)
-        commands.preview.triggered.connect(lambda: self._remember(False))
-        commands.edit.triggered.connect(lambda: self._remember(False))
+        commands.preview.triggered.connect(self._on_preview_chosen)  # before the switch
+        commands.edit.triggered.connect(self._forget_side_by_side)
         runner.submit(side_by_side_remembered, on_done=self._on_remembered, lane="disk")
 
     def set_mode_edit(self, edit: bool) -> None:
@@ -86,10 +86,13 @@ class TaskWorkArea(QSplitter):
             self.show_side_by_side()
             return
         self.side_by_side.give_back()
+        editor_focused = self.editor.hasFocus()
         self.modes.setCurrentWidget(self.edit_page if edit else self.preview)
         (commands.edit if edit else commands.preview).setChecked(True)
         if edit:
             self.editor.setFocus()
+        elif editor_focused:
+            self.preview.pane.setFocus()  # the keys (Page Down, Ctrl+End) go on reading
 
     def show_opening_mode(self) -> None:
         """An agent opens in Preview, or Side by side while that is chosen."""
@@ -106,6 +109,18 @@ class TaskWorkArea(QSplitter):
     def _on_side_by_side_chosen(self) -> None:
         self.show_side_by_side()
         self._remember(True)
+
+    def _on_preview_chosen(self) -> None:
+        """Edit → Preview shows the part of the Task the editor showed, not the top (by
+        proportion, as Side by side follows the editor)."""
+        if self.modes.currentWidget() is self.edit_page and self.editor.isVisible():
+            bar = self.editor.verticalScrollBar()
+            fraction = bar.value() / bar.maximum() if bar.maximum() > 0 else 0.0
+            self.preview.pane.scroll_to_fraction(fraction)
+        self._forget_side_by_side()
+
+    def _forget_side_by_side(self) -> None:
+        self._remember(False)
 
     def _remember(self, on: bool) -> None:
         if on == self._remembered:

@@ -38,6 +38,7 @@ class RevisionRow:
     live: bool
     proposal_author: str | None = None  # published from a proposal by this person
     part_of: str | None = None  # the change set that made this version
+    restored_from: int | None = None  # an older version whose text this one has again
 
     def title(self) -> str:
         """The first line of the row: ``v3``, or ``v4 (live)``, and the change set that made
@@ -49,13 +50,14 @@ class RevisionRow:
         """The second line: ``replaced 16 Feb 2026 by Chen``, ``changed 3 min ago by Ann``."""
         # An earlier version was replaced by someone, even when the server doesn't say who.
         who = f"by {self.by}" if self.by else ("" if self.live else f"by {UNKNOWN_PERSON}")
+        restored = f"restored from v{self.restored_from}" if self.restored_from else ""
         if self.live and not self.when:
-            return who
+            return ", ".join(part for part in (who, restored) if part)
         verb = "changed" if self.live else "replaced"
         said = f"{verb} {relative_time(self.when, now)}" + (f" {who}" if who else "")
         if self.proposal_author:
             said += f" · published from a proposal by {self.proposal_author}"
-        return said
+        return said + (f", restored from v{self.restored_from}" if self.restored_from else "")
 
     def label(self, now: datetime) -> str:
         """Both lines as one, for screen readers and type-to-find in the list."""
@@ -63,7 +65,24 @@ class RevisionRow:
         return f"{self.title()} — {detail}" if detail else self.title()
 
 
+def restored_versions(texts: dict[int, str]) -> dict[int, int]:
+    """Each version whose text is an older version's again (a restore, or an edit undone
+    by hand, which is the same thing to a reader): version -> the newest such older one.
+    The version just before never counts: a save of the same text makes no version."""
+    restored: dict[int, int] = {}
+    newest_with: dict[str, int] = {}
+    for version in sorted(texts):
+        text = texts[version]
+        older = newest_with.get(text)
+        if older is not None and older < version - 1:
+            restored[version] = older
+        newest_with[text] = version
+    return restored
+
+
 def rows_of(doc: TaskDoc) -> list[RevisionRow]:
+    texts = {r.version: r.content for r in doc.revisions} | {doc.version: doc.content}
+    restored = restored_versions(texts)
     live = RevisionRow(
         doc.version,
         doc.content,
@@ -72,6 +91,7 @@ def rows_of(doc: TaskDoc) -> list[RevisionRow]:
         True,
         doc.proposal_author,
         doc.change_set_title,
+        restored.get(doc.version),
     )
     earlier = [
         RevisionRow(
@@ -82,6 +102,7 @@ def rows_of(doc: TaskDoc) -> list[RevisionRow]:
             False,
             r.proposal_author,
             r.change_set_title,
+            restored.get(r.version),
         )
         for r in sorted(doc.revisions, key=lambda r: r.version, reverse=True)
     ]

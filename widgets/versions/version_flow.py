@@ -65,7 +65,7 @@ class VersionFlow(QObject):
         def ask(diff: SideBySide) -> None:
             # The diff runs from the live text to the old version, as restoring goes: the
             # lines it removes are the live text's, the lines it adds the old version's.
-            summary = diff_summary(diff.removed_lines, diff.added_lines)
+            summary = diff_summary(diff.line_counts)
             dialog = RestoreCompareDialog(
                 version, live.version, summary, (diff, live.content, old), self._owner
             )

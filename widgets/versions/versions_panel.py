@@ -132,6 +132,11 @@ class VersionsPanel(QWidget):
         self.mine_text: Callable[[], str] = lambda: ""  # the editor's text, set by the tab
         self._pair: tuple[str, str] | None = None  # titles of the pair asked for last
         self._show_when_shown = False  # the selection changed while the panel was hidden
+        # The selection is the opening default (the newest earlier version), not one the
+        # operator picked: a newer Task (a save, the server's copy after the cached one)
+        # moves it to the new newest earlier version instead of keeping an older one.
+        self._selection_is_default = True
+        self._selecting_default = False
         # Ctrl-click (Shift-click) picks a second version to compare the two.
         self.list_view.setSelectionMode(QListView.SelectionMode.ExtendedSelection)
         self.list_view.selectionModel().selectionChanged.connect(self._on_selection_changed)
@@ -146,12 +151,21 @@ class VersionsPanel(QWidget):
         """Show ``doc``'s versions; the selection stays on the same version when it still exists."""
         same_agent = doc.agent_id == self._agent_id
         self._agent_id = doc.agent_id
-        previous = self.selected() if same_agent else None
+        kept = same_agent and not self._selection_is_default
+        previous = self.selected() if kept else None
         self.model.set_task(doc)
         self.empty_label.setVisible(len(doc.revisions) == 0)
         row = self.model.row_of_version(previous.version) if previous else None
+        if row is not None:
+            self.select_row(row)
+            return
         # Opening: the newest earlier version, the one an operator most often wants.
-        self.select_row(row if row is not None else min(1, self.model.rowCount() - 1))
+        self._selecting_default = True
+        try:
+            self.select_row(min(1, self.model.rowCount() - 1))
+        finally:
+            self._selecting_default = False
+        self._selection_is_default = True
 
     def set_can_restore(self, allowed: bool) -> None:
         """Whether Restore is offered at all (reading and comparing always are)."""
@@ -222,6 +236,8 @@ class VersionsPanel(QWidget):
             self.take_change_requested.emit(selected.version, change)
 
     def _on_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        if not self._selecting_default:
+            self._selection_is_default = False  # picked: a newer Task keeps it
         self._show_selected()
 
     def showEvent(self, event: QShowEvent) -> None:

@@ -13,6 +13,7 @@ from widgets.common.icons import IconName, icon
 from widgets.window.edit_menu import EditActions
 
 if TYPE_CHECKING:
+    from widgets.dialogs.getting_started import GettingStartedDialog
     from widgets.dialogs.shortcuts import ShortcutsDialog
 
 
@@ -97,6 +98,9 @@ class WindowActions(QObject):
         )
         self.shortcuts_dialog: ShortcutsDialog | None = None
         self.shortcuts.triggered.connect(self.open_shortcuts)
+        self.getting_started = self._action("&Getting started", None)
+        self.getting_started_dialog: GettingStartedDialog | None = None
+        self.getting_started.triggered.connect(self.open_getting_started)
         self.about = self._action("&About Taskdesk", None)
         self.about.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: in the application menu
         self.about.triggered.connect(lambda: _open_about(window))
@@ -177,6 +181,7 @@ class WindowActions(QObject):
         view_menu.addAction(self.search_every_task)
         view_menu.addAction(self.audit)
         help_menu = menu_bar.addMenu("&Help")
+        help_menu.addAction(self.getting_started)
         help_menu.addAction(self.shortcuts)
         help_menu.addAction(self.about)
         self.insert_menu = insert_menu
@@ -191,6 +196,20 @@ class WindowActions(QObject):
         self.shortcuts_dialog = dialog
         dialog.finished.connect(lambda _: setattr(self, "shortcuts_dialog", None))
         dialog.open()
+
+    def open_getting_started(self) -> None:
+        """Help › Getting started: the first steps."""
+        from widgets.dialogs.getting_started import GettingStartedDialog  # on first use
+
+        dialog = GettingStartedDialog(self._window)
+        self.getting_started_dialog = dialog
+        dialog.finished.connect(self._getting_started_closed)
+        dialog.open()
+
+    def _getting_started_closed(self, _result: int) -> None:
+        dialog, self.getting_started_dialog = self.getting_started_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
 
     def build_toolbar(self, toolbar: QToolBar) -> None:
         toolbar.setAccessibleName("Task tools")

@@ -106,6 +106,7 @@ class UnreachableBanner(Banner):
     TITLE = "The Task embeds files this agent can't reach"
     EDITED_TITLE = "The Task as edited (unsaved) embeds files this agent can't reach"
     embed_activated = Signal(str)  # a display path the operator wants to find
+    embed_located = Signal(object)  # the same, as its BrokenEmbed: where it is embedded
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("unreachable", "danger", parent)
@@ -147,7 +148,9 @@ class UnreachableBanner(Banner):
 
     def _on_activated(self, index: QModelIndex) -> None:
         if index.isValid() and index.row() < len(self._broken):
-            self.embed_activated.emit(self._broken[index.row()].path)
+            broken = self._broken[index.row()]
+            self.embed_located.emit(broken)
+            self.embed_activated.emit(broken.path)
 
 
 def describe_broken(broken: BrokenEmbed, task_path: str = "") -> str:
@@ -210,6 +213,8 @@ class DraftRecoveryBanner(Banner):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("draft", "info", parent)
+        self.compare_button = self._add_button("C&ompare…")  # what Recover brings back
+        self.compare_button.setToolTip("The draft beside the live Task, before you choose")
         self.recover_button = self._add_button("Re&cover")
         self.discard_button = self._add_button("&Discard")
 

@@ -93,9 +93,9 @@ class EditActions(QObject):
         self._editor = editor
         self._find_bar = find_bar
         self._show_editor = show_editor
-        editor.undoAvailable.connect(lambda _available: self.refresh())
-        editor.redoAvailable.connect(lambda _available: self.refresh())
-        editor.copyAvailable.connect(lambda _available: self.refresh())
+        editor.undoAvailable.connect(self._on_available)  # methods: they end with this object
+        editor.redoAvailable.connect(self._on_available)
+        editor.copyAvailable.connect(self._on_available)
         editor.installEventFilter(self)  # enabled and read-only changes
         self.undo.triggered.connect(lambda: self._in_editor(editor.undo))
         self.redo.triggered.connect(lambda: self._in_editor(editor.redo))
@@ -108,6 +108,9 @@ class EditActions(QObject):
         self.find_previous.triggered.connect(lambda: self._find(backward=True))
         self.replace.triggered.connect(lambda: self._in_editor(find_bar.show_replace))
         self.go_to_line.triggered.connect(lambda: self._in_editor(self.open_go_to_line))
+        self.refresh()
+
+    def _on_available(self, _available: bool) -> None:
         self.refresh()
 
     def refresh(self) -> None:

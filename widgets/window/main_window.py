@@ -26,6 +26,7 @@ from widgets.window.beside_task import BesideTask
 from widgets.window.embed_marks import EmbedMarks
 from widgets.window.leave_guard import LeaveGuard
 from widgets.window.live_marks import LiveMarks
+from widgets.window.look_menu import LookMenu
 from widgets.window.messages import Messages
 from widgets.window.recent_servers import RecentServers
 from widgets.window.region_cycle import Region, RegionCycle, first_focusable
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
 
         self.actions_ = WindowActions(self)
         self.actions_.build_menus(self.menuBar())
+        self.look_menu = LookMenu(self.actions_.view_menu.addMenu("Loo&k"), self.runner)
         toolbar = QToolBar("Task tools", self)
         toolbar.setObjectName("taskToolbar")
         toolbar.setMovable(False)

@@ -48,6 +48,10 @@ class Messages(QObject):
         # and when a later event makes it untrue the one before it comes back.
         self._standing: dict[MessageKey, str] = {}
         self.history: list[tuple[str, Severity]] = []
+        # What the status line shows now and its subject: a later event on that subject
+        # (a new save, a failed connect) takes it away instead of leaving it to mislead.
+        self._status_text = ""
+        self._status_key = MessageKey.NONE
 
     def set_message_bar(self, bar: MessageBar | None) -> None:
         if self._bar is not None:
@@ -57,11 +61,30 @@ class Messages(QObject):
         if bar is not None:
             bar.closed.connect(self._on_bar_closed)
 
-    def info(self, text: str) -> None:
+    def info(self, text: str, key: MessageKey = MessageKey.NONE) -> None:
         # No timeout: a status stays until the next one, so it can still be read (or reached
         # by a screen reader) after a pause; ``history`` keeps the earlier ones.
-        self._status.showMessage(text)
+        self._show_status(text, key)
         self._record(text, Severity.INFO)
+
+    def show_status(self, text: str, key: MessageKey) -> None:
+        """A passing status about ``key`` ("Connecting to …"), not kept in the history."""
+        self._show_status(text, key)
+
+    def retract(self, key: MessageKey) -> None:
+        """The status line's message about ``key`` no longer holds ("Saved as v6." once the
+        next save is under way): it goes, unless a newer message has replaced it."""
+        if key is not MessageKey.NONE and key is self._status_key:
+            self._clear_status()
+
+    def _show_status(self, text: str, key: MessageKey) -> None:
+        self._status.showMessage(text)
+        self._status_text, self._status_key = text, key
+
+    def _clear_status(self) -> None:
+        if self._status.currentMessage() == self._status_text:
+            self._status.clearMessage()
+        self._status_text, self._status_key = "", MessageKey.NONE
 
     def warning(self, text: str, key: MessageKey = MessageKey.NONE) -> None:
         """A warning that stays in the bar until read, or until ``withdraw(key)``."""
@@ -71,11 +94,11 @@ class Messages(QObject):
             # The bar's sticky kind: a warning stays until the operator has read it.
             self._bar.show_message(text, "error")
         else:
-            self._status.showMessage(text)
+            self._show_status(text, key)
         self._record(text, Severity.WARNING)
 
     def error(self, text: str, title: str = "Taskdesk") -> None:
-        self._status.showMessage(text)
+        self._show_status(text, MessageKey.NONE)  # until its box is closed
         if self.error_box is not None:
             # One modal at a time: a burst of failures (a server going down) becomes the
             # latest message, not a stack of boxes to click through.
@@ -101,7 +124,7 @@ class Messages(QObject):
         else:
             for key in [k for k in self._standing if makes_untrue(message, k)]:
                 self.withdraw(key)
-            self.info(message.text)
+            self.info(message.text, message.key)
 
     def withdraw(self, key: MessageKey) -> None:
         """The warning about ``key`` no longer holds: it leaves the bar (an older one that
@@ -122,6 +145,8 @@ class Messages(QObject):
     def _on_error_box_closed(self) -> None:
         box, self.error_box = self.error_box, None
         if box is not None:
+            if self._status_key is MessageKey.NONE and self._status_text == box.text():
+                self._clear_status()  # read and closed: it does not stay under later actions
             box.deleteLater()
 
     def _record(self, text: str, severity: Severity) -> None:
@@ -139,11 +164,15 @@ def scrub(text: str, secrets: Iterable[str]) -> str:
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
 
 
-def install_excepthook(messages: Messages, secrets: Callable[[], Iterable[str]]) -> ExceptHook:
-    """Show unexpected errors as a short message and log the traceback (tokens scrubbed).
+def install_excepthook(
+    messages: Messages, secrets: Callable[[], Iterable[str]], log_path: str = ""
+) -> ExceptHook:
+    """Show unexpected errors as a short message and log the traceback (tokens scrubbed);
+    the message says where the log is (``log_path``), so it can be sent.
 
     Returns the previous hook so it can be put back.
     """
+    where = f"the log file ({log_path})" if log_path else "the log file"
     previous = sys.excepthook
 
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
@@ -154,7 +183,7 @@ def install_excepthook(messages: Messages, secrets: Callable[[], Iterable[str]])
         log.error("unexpected error\n%s", scrub(details, secrets()))
         messages.error(
             f"Something went wrong inside Taskdesk ({exc_type.__name__}). Your edits are "
-            "kept; save them, and if this keeps happening send the log file to support."
+            f"kept; save them, and if this keeps happening send {where} to support."
         )
 
     sys.excepthook = hook

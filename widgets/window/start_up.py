@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 
+from app.core.user_message import MessageKey
 from app.desk.failures import connect_fault, failure_text
 from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
@@ -131,8 +132,9 @@ class StartUp(QObject):
     def _begin(
         self, server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
     ) -> None:
+        tokens = self.tokens  # this session's: a token kept for the session is found again
         self._runner.submit(
-            lambda: _begin(server_url, folder, launch, local=local),
+            lambda: _begin(server_url, folder, launch, local=local, tokens=tokens),
             on_done=self._on_begun,
             on_error=self._on_start_failed,
         )
@@ -164,7 +166,7 @@ class StartUp(QObject):
             self.embedded = None
 
     def _on_begun(self, outcome: StartOutcome) -> None:
-        self.tokens = outcome.tokens
+        self.tokens = outcome.tokens or self.tokens  # the local workspace keeps the session's
         if outcome.connection is not None:
             self.embedded = outcome.embedded
             self._on_connected(outcome.connection)
@@ -179,7 +181,7 @@ class StartUp(QObject):
         """Sign in to a server; on success ``connected`` fires."""
         from app.connect.connection import open_connection
 
-        self._window.statusBar().showMessage(f"Connecting to {request.url}…")
+        self._messages.show_status(f"Connecting to {request.url}…", MessageKey.CONNECT)
         tokens, store = self.tokens, self._current_store()
         self._runner.submit(
             lambda: open_connection(
@@ -232,7 +234,7 @@ class StartUp(QObject):
         )
 
     def _on_connected(self, connection: Connection) -> None:
-        self._window.statusBar().clearMessage()  # "Connecting to …" is over, whichever way
+        self._messages.retract(MessageKey.CONNECT)  # "Connecting to …" is over
         if self.connect_dialog is not None:
             self.connect_dialog.accept()  # the server took the token: the dialog is done
             self.connect_dialog = None
@@ -241,6 +243,7 @@ class StartUp(QObject):
     def _on_start_failed(self, exc: BaseException) -> None:
         from app.connect.embedded import EmbeddedError
 
+        self._messages.retract(MessageKey.CONNECT)
         self._sidebar.set_empty_text("No workspace is open.")
         if isinstance(exc, EmbeddedError) and exc.damaged:
             self._offer_fresh_workspace(str(exc))
@@ -276,6 +279,7 @@ class StartUp(QObject):
         )
 
     def _on_connect_failed(self, exc: BaseException) -> None:
+        self._messages.retract(MessageKey.CONNECT)  # failed: "Connecting to …" is untrue now
         self._sidebar.set_empty_text("Not connected. Use File › Connect to server….")
         text = failure_text(exc)
         if self.connect_dialog is not None and self.connect_dialog.isVisible():
@@ -293,10 +297,15 @@ def _workspace_to_serve(folder: Path, *, local: bool) -> Path | None:
 
 
 def _begin(
-    server_url: str | None, folder: Path, launch: EmbeddedLaunch | None, *, local: bool
+    server_url: str | None,
+    folder: Path,
+    launch: EmbeddedLaunch | None,
+    *,
+    local: bool,
+    tokens: TokenStore | None,
 ) -> StartOutcome:
     """On the runner: the connection's modules (requests among them) load here, not on the
     GUI thread."""
     from app.connect.connection import begin
 
-    return begin(server_url, folder, launch, local=local)
+    return begin(server_url, folder, launch, local=local, tokens=tokens)

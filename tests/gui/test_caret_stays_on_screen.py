@@ -1,0 +1,57 @@
+"""When the conflict or offline banner opens above the editor, the caret's line stays where
+it was on screen (it used to drop out of view below)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QTextCursor
+
+from app.client import TaskdeskClient
+from tests.live_server import LiveServer
+from tests.window_steps import LOAD_TIMEOUT_MS, open_agent, sign_in
+from widgets.window.main_window import MainWindow
+
+AGENT = "a_writer"
+LONG_TASK = "# Writer\n\n" + "".join(f"Rule {n}: answer within a day.\n" for n in range(1, 121))
+
+
+def _caret_y(window: MainWindow) -> int:
+    editor = window.task_tab.editor
+    return editor.viewport().mapTo(window, QPoint(0, editor.cursorRect().top())).y()
+
+
+def _caret_in_view(window: MainWindow) -> bool:
+    editor = window.task_tab.editor
+    rect = editor.cursorRect()
+    return rect.top() >= 0 and rect.bottom() <= editor.viewport().height()
+
+
+def test_the_caret_line_stays_put_when_the_conflict_banner_opens(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        live = bob.get_task(AGENT)
+        base = bob.put_task(AGENT, LONG_TASK, live.version)
+        window = make_window()
+        window.resize(1000, 700)
+        sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+        open_agent(qtbot, window, AGENT)
+        tab = window.task_tab
+        editor = tab.editor
+        qtbot.waitUntil(lambda: editor.text() == LONG_TASK, timeout=LOAD_TIMEOUT_MS)
+        window.actions_.edit.trigger()
+        qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+        # The caret on the last line in view, as when typing at the bottom of the window.
+        last = editor.cursorForPosition(QPoint(4, editor.viewport().height() - 4))
+        last.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+        editor.setTextCursor(last)
+        qtbot.keyClicks(editor, " Mine.")
+        assert _caret_in_view(window)
+        before = _caret_y(window)
+
+        bob.put_task(AGENT, LONG_TASK + "Bob's rule.\n", base.version)
+        window.actions_.save.trigger()
+        qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+        line = editor.fontMetrics().lineSpacing()
+        assert _caret_in_view(window)
+        assert abs(_caret_y(window) - before) <= line

@@ -1,0 +1,65 @@
+"""The caret's line stays where it was on screen when a banner opens or closes above the editor."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtWidgets import QPlainTextEdit
+
+
+class CaretAnchor(QObject):
+    """Watches ``editor``'s size: when a banner (conflict, offline, draft) shows above it, the
+    editor moves down and shrinks, and Qt keeps its first line, so a caret near the bottom
+    dropped out of view. The editor then scrolls by as many lines as it moved, so the caret's
+    line stays where the operator was looking. A window resized from its bottom edge moves
+    nothing, so nothing scrolls.
+    """
+
+    def __init__(self, editor: QPlainTextEdit) -> None:
+        super().__init__(editor)
+        self._editor = editor
+        self._caret_y: int | None = None  # the caret's top, in the window's coordinates
+        editor.installEventFilter(self)
+        editor.cursorPositionChanged.connect(self.remember)
+        editor.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+
+    def _on_scrolled(self, _value: int) -> None:
+        self.remember()
+
+    def remember(self) -> None:
+        """Where the caret is on screen now: the place to keep through the next move."""
+        self._caret_y = self._window_y()
+
+    def _window_y(self) -> int | None:
+        editor = self._editor
+        if not editor.isVisible():
+            return None
+        viewport = editor.viewport()
+        rect = editor.cursorRect()
+        if rect.bottom() < 0 or rect.top() > viewport.height():
+            return None  # off screen: no place to keep
+        return viewport.mapTo(editor.window(), QPoint(0, rect.top())).y()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._editor and event.type() == QEvent.Type.Resize:
+            self._keep_place()
+        return False
+
+    def _keep_place(self) -> None:
+        before, now = self._caret_y, self._window_y_anywhere()
+        if before is None or now is None or now == before:
+            self.remember()
+            return
+        line = max(1, self._editor.fontMetrics().lineSpacing())
+        lines = round((now - before) / line)
+        if lines:
+            bar = self._editor.verticalScrollBar()
+            bar.setValue(bar.value() + lines)  # valueChanged remembers the new place
+        self.remember()
+
+    def _window_y_anywhere(self) -> int | None:
+        """The caret's top in the window, even when the new size put it out of view."""
+        editor = self._editor
+        if not editor.isVisible():
+            return None
+        rect = editor.cursorRect()
+        return editor.viewport().mapTo(editor.window(), QPoint(0, rect.top())).y()
