@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.client import TaskdeskClient
 from tests.live_server import LiveServer, ServerFactory
 from tests.server.http_calls import get_task, put_task
 from tests.window_steps import WindowFactory, open_agent, sign_in, type_at_end
-from widgets.window.agent_list_model import AGENT_ID_ROLE, EDITED_MARK
+from widgets.window.agent_list_model import AGENT_ID_ROLE, EDITED_MARK, PROPOSALS_MARK
 from widgets.window.live_marks import NO_LIVE_EVENTS
 from widgets.window.main_window import MainWindow
 
+HOP_1 = "org/o_acme/guilds/guild_ops/style-guide.md"  # the Writer's Task embeds it
+GONE = "org/o_acme/gone.md"
 BEFORE_THE_POLL_MS = 5_000  # the poll comes every 15 s: anything sooner is the live feed
 
 
@@ -116,3 +119,43 @@ def test_a_server_without_live_events_says_so_once(
         assert [t for t, _ in ann.messages.history].count(NO_LIVE_EVENTS) == 1
     finally:
         handle.stop()
+
+
+def test_a_colleagues_note_save_marks_the_open_task_before_the_poll(
+    qtbot: Any, make_window: WindowFactory, live_server: LiveServer
+) -> None:
+    ann = make_window()
+    sign_in(qtbot, ann, live_server.url, live_server.token("ann"))
+    _live(qtbot, ann)
+    open_agent(qtbot, ann, "a_writer")
+    tab = ann.task_tab
+    qtbot.waitUntil(lambda: tab.state.live is not None, timeout=BEFORE_THE_POLL_MS)
+    assert not tab.unreachable_banner.isVisible()
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        note = bob.note_doc(HOP_1)  # the Writer's Task embeds it: now it embeds a missing note
+        bob.put_note(HOP_1, note.text + f"\n![[{GONE}]]\n", note.version)
+    qtbot.waitUntil(
+        lambda: (
+            tab.unreachable_banner.isVisible()
+            and any(b.path == GONE for b in ann.agent_model.broken_embeds("a_writer"))
+        ),
+        timeout=BEFORE_THE_POLL_MS,
+    )
+
+
+def test_a_proposal_made_elsewhere_reaches_the_operators_sidebar_at_once(
+    qtbot: Any, make_window: WindowFactory, live_server: LiveServer
+) -> None:
+    ann = make_window()
+    sign_in(qtbot, ann, live_server.url, live_server.token("ann"))
+    _live(qtbot, ann)
+    assert ann.proposals.queue is not None  # the hub follows the window's server
+    live = get_task(live_server, "a_scout", who="mia")
+    with TaskdeskClient(live_server.url, live_server.token("mia")) as mia:
+        mia.propose(
+            "a_scout", live["content"] + "\nFlag refunds first.\n", live["version"], "Refunds"
+        )
+    qtbot.waitUntil(
+        lambda: f"{PROPOSALS_MARK}1" in _sidebar_text(ann, "a_scout"),
+        timeout=BEFORE_THE_POLL_MS,
+    )

@@ -37,10 +37,12 @@ class Notices(Protocol):
 class LiveMarks(QObject):
     """Follows one server's live feed at a time (``follow``), for the agent on screen.
 
-    ``org_changed`` fires after any Task or note of the org is saved (by anyone): the hook
-    for the embed-status marks' public refresh."""
+    ``org_changed`` fires after any Task or note of the org is saved (by anyone): the window
+    follows the server's changes then (the embed-status marks). ``proposal_changed`` fires
+    when a proposal is opened, revised or decided: the proposals' queue is listed again."""
 
     org_changed = Signal()
+    proposal_changed = Signal(object)  # {id, agent_id, status}
 
     def __init__(
         self,
@@ -73,6 +75,7 @@ class LiveMarks(QObject):
         feed.presence_changed.connect(self._on_presence)
         feed.mode_changed.connect(self._on_mode)
         feed.org_changed.connect(self.org_changed)
+        feed.proposal_changed.connect(self.proposal_changed)
         self.feed = feed
         feed.start()
         if self._shown is not None:

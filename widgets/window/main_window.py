@@ -178,6 +178,10 @@ class MainWindow(QMainWindow):
         self.connected.connect(self.recent_servers.refresh)
         self.actions_.quit.triggered.connect(self.close)
         self._proposals: ProposalsHub | None = None  # made on first use (proposals_hub)
+        # A colleague's save anywhere in the org: the marks follow at once, not at the next
+        # poll; a proposal opened or decided elsewhere: the queue and the sidebar's counts.
+        self.live_marks.org_changed.connect(self.follow_server_changes)
+        self.live_marks.proposal_changed.connect(self._on_proposal_changed)
         self.actions_.proposals.triggered.connect(lambda: self.proposals.open_queue())
         self.actions_.propose.triggered.connect(lambda: self.proposals.propose())
         self._line_to_show: tuple[str, int] | None = None  # a search hit's agent and line
@@ -322,8 +326,6 @@ class MainWindow(QMainWindow):
         announce_connection(self.messages, connection)
         if connection.offline_as_of is None:
             self.live_marks.follow(connection)
-        # Hook: self.live_marks.org_changed fires on every save of the org (anyone's);
-        # the embed-status marks' public refresh connects to it.
         self.show_server_features()
         self.status_line.show_connection(
             connection.url,
@@ -385,6 +387,11 @@ class MainWindow(QMainWindow):
             write()  # after the window's last job: nothing else writes the file now
         else:
             self.runner.submit(write, on_done=lambda _: None, lane="disk")
+
+    def _on_proposal_changed(self, _change: object) -> None:
+        hub = self._proposals
+        if hub is not None and hub.queue is not None:
+            hub.queue.refresh()
 
     def follow_server_changes(self) -> None:
         """Something may have changed on the server: ask again what the three marks (sidebar,
