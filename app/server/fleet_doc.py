@@ -214,12 +214,14 @@ FLEET_RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
-def _query(name: str, description: str) -> dict[str, Any]:
+def _query(
+    name: str, description: str, schema: dict[str, Any] | None = None, *, required: bool = False
+) -> dict[str, Any]:
     return {
         "name": name,
         "in": "query",
-        "required": False,
-        "schema": STRING,
+        "required": required,
+        "schema": schema or STRING,
         "description": description,
     }
 
@@ -234,18 +236,35 @@ _CHANGE_SET_ID = {
 FLEET_PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/org/tasks"): [_query("agent", "an agent's id; repeated for each agent")],
     ("get", "/api/org/search"): [
-        _query("q", "the text (or pattern) to find, case-insensitive; 422 when empty"),
-        _query("in", "`task` (the default): the live Tasks; `prompt`: as runs get them"),
+        _query(
+            "q",
+            "the text (or pattern) to find, case-insensitive; 422 when empty",
+            {"type": "string", "minLength": 1},
+            required=True,
+        ),
+        _query(
+            "in",
+            "`task` (the default): the live Tasks; `prompt`: as runs get them",
+            {"type": "string", "enum": ["task", "prompt"]},
+        ),
         _query("regex", "`1`: `q` is a Python regular expression"),
         _query("guild", "only this guild's agents"),
     ],
     ("get", CS_ONE): [_CHANGE_SET_ID],
     ("post", CS_ONE + "/revert"): [_CHANGE_SET_ID],
     ("get", "/api/org/audit"): [
-        _query("since", "only changes at or after this ISO 8601 time"),
+        _query(
+            "since",
+            "only changes at or after this ISO 8601 time",
+            {"type": "string", "format": "date-time"},
+        ),
         _query("agent", "only changes touching this agent"),
         _query("guild", "only changes touching this guild's agents"),
-        _query("limit", "at most this many (1 to 5000; 500 when absent)"),
+        _query(
+            "limit",
+            "at most this many (1 to 5000; 500 when absent)",
+            {"type": "integer", "minimum": 1, "maximum": 5000},
+        ),
     ],
 }
 
@@ -257,7 +276,13 @@ FLEET_REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
                 "schema": object_schema(
                     ["title", "changes"],
                     {
-                        "title": {"type": "string", "description": "1 to 200 characters"},
+                        "title": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 200,
+                            "pattern": "\\S",
+                            "description": "1 to 200 characters (trimmed)",
+                        },
                         "changes": {
                             "type": "array",
                             "items": object_schema(

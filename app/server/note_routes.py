@@ -22,13 +22,14 @@ from app.server import note_revisions, note_uses
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import Transaction
+from app.server.note_path import NOTE_PATH
 from app.server.org_routes import note_body
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
 
 extension_router = ApiRoutes()
 
-NOTE_PATH = "/api/notes/{display_path:path}"
+USES_PATH = "/api/notes/{display_path:path}"  # then /used-by or /impact
 
 
 def _integer(value: Any) -> int | None:
@@ -148,7 +149,7 @@ def _operator_file(tx: Transaction, caller: Caller, display_path: str) -> OrgFil
     return found
 
 
-@extension_router.get(NOTE_PATH + "/used-by")
+@extension_router.get(USES_PATH + "/used-by")
 def note_used_by(display_path: str, request: Request, caller: Caller) -> Response:
     """Every agent whose Task, or a note its run inlines at hop 1, embeds the path (the
     used-by index: no expansion runs for the answer)."""
@@ -181,7 +182,7 @@ def _memo(lookup: Callable[[str], OrgFile | None]) -> Callable[[str], OrgFile | 
     return find
 
 
-@extension_router.post(NOTE_PATH + "/impact", reads_body=True)
+@extension_router.post(USES_PATH + "/impact", reads_body=True)
 def note_impact(
     display_path: str, request: Request, caller: Caller, body: dict[str, Any]
 ) -> Response:

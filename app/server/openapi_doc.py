@@ -290,7 +290,7 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
                         "content": {"type": "string", "description": "at most 262,144 bytes"},
                         "expected_version": INTEGER,
                         # EXTENSION: the version a restore puts back (the change log's kind)
-                        "restored_from": INTEGER,
+                        "restored_from": {"type": "integer", "minimum": 1},
                     },
                 )
             }

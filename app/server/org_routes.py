@@ -26,6 +26,7 @@ from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import AgentRecord, FileEmbeddedError, Transaction
 from app.server.live_expansion import expand_live_task
+from app.server.note_path import NOTE_PATH
 from app.server.picker_notes import (
     COMPACT,
     Form,
@@ -195,7 +196,7 @@ def note_body(file: OrgFile) -> dict[str, Any]:
     return body
 
 
-@extension_router.get("/api/notes/{display_path:path}")
+@extension_router.get(NOTE_PATH)
 def get_note(display_path: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         found = tx.file(display_path)
@@ -209,7 +210,7 @@ def get_note(display_path: str, request: Request, caller: Caller) -> Response:
     return JsonResponse(body)
 
 
-@extension_router.delete("/api/notes/{display_path:path}")
+@extension_router.delete(NOTE_PATH)
 def delete_note(display_path: str, request: Request, caller: Caller) -> Response:
     with database(request).write() as tx:
         org_id = tx.meta("org_id")

@@ -245,6 +245,8 @@ def base_text(conn: Executes, agent_id: str, version: int, live: tuple[int, str]
     live_version, live_text = live
     if version == live_version:
         return live_text
+    if not 1 <= version < 2**63:  # no version is out of SQLite's range (nor may it be sent)
+        return None
     row = conn.execute(
         "SELECT content_text FROM task_revisions WHERE agent_id = ? AND version = ?",
         (agent_id, version),

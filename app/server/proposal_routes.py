@@ -181,7 +181,8 @@ def list_org_proposals(request: Request, caller: Caller) -> Response:
     """The org's proposals (``status`` narrows them), oldest first, without their content."""
     if not caller.is_operator:
         raise ApiError(422, "operators only")
-    status = request.query_params.get("status") or None
+    # Without ``status``: every status. An empty one is no status the contract names.
+    status = request.query_params.get("status")
     if status is not None and status not in STATUSES:
         raise ApiError(422, "status must be open, published, declined or withdrawn")
     with database(request).read() as tx:
@@ -199,7 +200,9 @@ def get_proposal(proposal_id: str, request: Request, caller: Caller) -> Response
     with database(request).read() as tx:
         proposal = _visible(tx, caller, proposal_id)
         if asked is not None:
-            number = int(asked) if asked.isdigit() else None
+            # A revision is a positive 64-bit integer; anything else names none.
+            plain = asked.isascii() and asked.isdigit() and len(asked) <= 18
+            number = int(asked) if plain else None
             at_revision = (
                 None if number is None else proposal_at_revision(tx.conn, proposal, number)
             )

@@ -250,3 +250,30 @@ def test_a_spec_only_server_has_no_proposals(tmp_path: Path) -> None:
             assert (answer.status_code, answer.json()) == (404, {"error": "not found"})
         task = requests.get(plain.url + SCOUT_TASK, headers=auth, timeout=TIMEOUT).json()
         assert "proposal" not in task
+
+
+def test_versions_past_64_bits_and_an_empty_status_are_refused_in_words(
+    live_server: LiveServer,
+) -> None:
+    """The API tester's finds: a base past SQLite's integers answered 500, ``?status=`` was
+    taken for every status, a revision past 64 bits reached the database."""
+    huge = -36893488147419103231
+    assert _error(_propose(live_server, base_version=huge)) == (422, "no such base version")
+    assert _error(_propose(live_server, base_version=2**63)) == (422, "no such base version")
+    listed = call(live_server, "GET", "/api/org/proposals?status=")
+    assert _error(listed) == (422, "status must be open, published, declined or withdrawn")
+    made = _propose(live_server)
+    assert made.status_code == 201
+    far = call(live_server, "GET", f"/api/proposals/{made.json()['id']}?revision={2**64}")
+    assert _error(far) == (404, "no such revision")
+
+
+def test_another_method_on_a_notes_used_by_or_impact_is_405_with_their_allow(
+    live_server: LiveServer,
+) -> None:
+    style = "/api/notes/org/o_acme/guilds/guild_ops/style-guide.md"
+    for suffix, allowed in (("/used-by", "GET"), ("/impact", "POST")):
+        answer = call(live_server, "PUT", style + suffix, json={"text": "x"})
+        assert answer.status_code == 405, (suffix, answer.text)
+        assert answer.headers["Allow"] == allowed
+    assert call(live_server, "GET", style).status_code == 200  # the note itself still is one
