@@ -23,3 +23,24 @@ def shape_codes(check: ShapeCheck) -> tuple[str, ...]:
 
 def task_shape_codes(text: str) -> tuple[str, ...]:
     return shape_codes(check_task_shape(text))
+
+
+def shape_words(code: str) -> str:
+    """A finding's code as an operator reads it in the fleet: ``missing_inputs`` → "no
+    Inputs"; an unknown code (a newer server's) as it came."""
+    kind, _, part = code.partition("_")
+    name = part.capitalize()
+    words = {
+        "missing": f"no {name}",
+        "order": f"{name} out of order",
+        "prose": f"{name} is prose only",
+    }
+    if code == "no_opening":
+        return "no opening line"
+    if code == "words_over":
+        return "too long"
+    if code == "words_under":
+        return "too short"
+    if code == "rule_set":
+        return "a rule set"
+    return words.get(kind, code) if part else code

@@ -240,3 +240,19 @@ def test_many_live_tasks_are_read_in_a_few_requests(ann: TaskdeskClient) -> None
     found = ann.live_tasks(ids)
     assert [t.agent_id for t in found] == ids[:-1]
     assert all(t.version == 1 and "CSV" in t.content for t in found)
+
+
+def test_every_column_title_shows_whole_and_shape_findings_read_as_words(qtbot) -> None:
+    from app.core.shape_codes import shape_words
+    from widgets.fleet.fleet_table_model import COLUMNS
+
+    panel = FleetPanel()
+    qtbot.addWidget(panel)
+    header = panel.table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for column, title in enumerate(COLUMNS):
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(title), title
+    assert shape_words("missing_inputs") == "no Inputs"
+    assert shape_words("order_outputs") == "Outputs out of order"
+    assert shape_words("words_under") == "too short"
+    assert shape_words("from_a_newer_server") == "from_a_newer_server"

@@ -62,6 +62,11 @@ class FleetPanel(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        for column in range(self.proxy.columnCount()):  # each title whole: one measure each
+            header.resizeSection(
+                column, max(header.sectionSize(column), header.sectionSizeHint(column))
+            )
         self.table.activated.connect(self._on_activated)
         self.status = plain_label("Loading the fleet…", self)
         self.edit_button = QPushButton("Apply an &edit to the selected agents…", self)

@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from app.core.fleet_models import HealthRow
 from app.core.limits import EMBED_BUDGET_BYTES
+from app.core.shape_codes import shape_words
 
 COLUMNS = (
     "Agent",
@@ -52,7 +53,10 @@ class FleetTableModel(QAbstractTableModel):
         # What a filter looks in, made once: a key press then tests one string per row.
         # Words, not figures: "1" would otherwise match every size.
         self._haystacks = [
-            f"{r.name} {r.id} {self._display(r, 1)} {r.guild_id} {' '.join(r.shape)}".casefold()
+            " ".join(
+                [r.name, r.id, self._display(r, 1), r.guild_id, *r.shape]
+                + [shape_words(code) for code in r.shape]
+            ).casefold()
             for r in self._rows
         ]
         self._shown = self._kept(self._words)
@@ -147,7 +151,7 @@ class FleetTableModel(QAbstractTableModel):
             case 4:
                 return str(row.broken_embeds) if row.broken_embeds else ""
             case 5:
-                return " ".join(row.shape)
+                return ", ".join(shape_words(code) for code in row.shape)
             case 6:
                 return str(row.open_proposals) if row.open_proposals else ""
             case 7:
