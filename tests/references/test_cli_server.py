@@ -115,7 +115,7 @@ def test_server_faults_are_one_line_with_exit_2(
         f"taskdesk: no run 'run_x' on {url}"
     )
     bad_token = one_clear_line(taskdesk(*refs, "a_scout", token="wrong"))
-    assert bad_token.startswith(f"taskdesk: {url}: The server did not accept your access token.")
+    assert bad_token.startswith(f"taskdesk: {url} did not accept the token in TASKDESK_TOKEN")
     live_server.hook("fail", status=503, count=1000, path="/api/notes/")
     failing = one_clear_line(taskdesk(*refs, "a_scout", token="ann-secret"))
     assert failing.startswith(f"taskdesk: {url}: reading org/o_acme/")

@@ -33,7 +33,7 @@ def test_help_lists_every_command() -> None:
         check=False,
     )
     assert shown.returncode == 0, shown.stderr
-    listed = re.findall(r"^  (\w+)  ", shown.stdout, flags=re.MULTILINE)
+    listed = re.findall(r"^  (\w[\w-]*)  ", shown.stdout, flags=re.MULTILINE)
     assert listed == list(COMMAND_NAMES)
 
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.core.change_plan import BadEditError, Edit, replace_edit
+from app.core.fleet_models import HealthRow
 from app.desk.change_set_flow import ChangeSetFlow
 from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
 from app.desk.runner import Runner
@@ -51,8 +52,12 @@ class FleetView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.panel)
-        health.loaded.connect(lambda rows: self.panel.show_rows(rows, guilds))
+        self._guilds = guilds
+        health.loaded.connect(self.on_loaded)
         health.failed.connect(self.panel.show_failure)
+
+    def on_loaded(self, rows: list[HealthRow]) -> None:
+        self.panel.show_rows(rows, self._guilds)
 
     def refresh(self) -> None:
         self.health.load()

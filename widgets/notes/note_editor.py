@@ -131,11 +131,17 @@ class NoteEditorDialog(QDialog):
         self._draft_pause.setInterval(DRAFT_PAUSE_MS)
         self._draft_pause.timeout.connect(lambda: session.keep_draft(self.editor.text()))
         self.editor.textChanged.connect(self._on_text_changed)
-        blast.impact_slow.connect(lambda _path: self.impact.show_working())
+        blast.impact_slow.connect(self.on_impact_slow)
         blast.impact_ready.connect(self.on_impact)
         blast.impact_failed.connect(self.on_impact_failed)
         blast.expanded_change_ready.connect(self.on_expanded_change)
-        blast.expanded_change_failed.connect(lambda _a, text: self.status_label.setText(text))
+        blast.expanded_change_failed.connect(self.on_expanded_change_failed)
+
+    def on_impact_slow(self, _path: str) -> None:
+        self.impact.show_working()
+
+    def on_expanded_change_failed(self, _agent_id: str, text: str) -> None:
+        self.status_label.setText(text)
 
     # ------------------------------------------------------------------ loading, saving
 

@@ -117,7 +117,7 @@ class ProposeWindow(QWidget):
         drafting.waiting.connect(self.status_label.setText)
         drafting.refused.connect(self.on_refused)
         drafting.mine_listed.connect(self.on_mine_listed)
-        drafting.withdrawn.connect(lambda _p: drafting.list_mine())
+        drafting.withdrawn.connect(self.on_withdrawn)
         drafting.message.connect(self.on_message)
         self.editor.textChanged.connect(self.on_edited)
         self.title_edit.textChanged.connect(self.on_edited)
@@ -133,6 +133,9 @@ class ProposeWindow(QWidget):
         drafting.send_waiting()
 
     # ---------------------------------------------------------------- the draft
+
+    def on_withdrawn(self, _proposal: object) -> None:
+        self.drafting.list_mine()
 
     def on_draft_found(self, draft: ProposalDraft | None) -> None:
         if draft is not None:

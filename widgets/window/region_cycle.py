@@ -35,8 +35,14 @@ class RegionCycle(QObject):
     ) -> None:
         super().__init__(parent)
         self._regions = tuple(regions)
-        forward.triggered.connect(lambda: self.move(1))
-        backward.triggered.connect(lambda: self.move(-1))
+        forward.triggered.connect(self.move_forward)
+        backward.triggered.connect(self.move_backward)
+
+    def move_forward(self) -> None:
+        self.move(1)
+
+    def move_backward(self) -> None:
+        self.move(-1)
 
     def current(self) -> int:
         """The region focus is in; -1 when it is in none of them."""
