@@ -217,3 +217,14 @@ RUN_SUMMARY = object_schema(
     },
 )
 RUNS = object_schema(["runs"], {"runs": {"type": "array", "items": RUN_SUMMARY}})
+
+
+def path_parameter(name: str) -> dict[str, Any]:
+    """A path parameter, as FastAPI described a ``str`` one (its title from its name)."""
+    title = name.replace("_", " ").title()
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "title": title},
+    }

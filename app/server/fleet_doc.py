@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.server.api_schemas import ERROR, INTEGER, JSON, STRING, object_schema
+from app.server.api_schemas import ERROR, INTEGER, JSON, STRING, object_schema, path_parameter
 
 BOOLEAN = {"type": "boolean"}
 STRINGS = {"type": "array", "items": STRING}
@@ -226,12 +226,7 @@ def _query(
     }
 
 
-_CHANGE_SET_ID = {
-    "name": "change_set_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string", "title": "Change Set Id"},
-}
+_CHANGE_SET_ID = path_parameter("change_set_id")
 
 FLEET_PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/org/tasks"): [_query("agent", "an agent's id; repeated for each agent")],

@@ -41,7 +41,7 @@ from app.server.fleet_records import (
     newest_runs,
     open_proposal_counts,
 )
-from app.server.org_log import OrgEvent
+from app.server.org_log import KINDS, OrgEvent
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
 
@@ -337,19 +337,9 @@ def audit_row(event: OrgEvent) -> dict[str, Any]:
     return row
 
 
-AUDIT_KINDS = (
-    "task_saved",
-    "task_restored",
-    "proposal_opened",
-    "proposal_published",
-    "proposal_declined",
-    "proposal_withdrawn",
-    "note_created",
-    "note_saved",
-    "note_deleted",
-    "change_set",
-    "change_set_reverted",
-)
+AUDIT_KINDS = tuple(sorted(KINDS - {"proposal_revised"}))
+"""What the audit lists: every kind of the org's log but a proposal's revision (its author's
+drafting, not a change of the org)."""
 
 
 @router.get("/api/org/audit")

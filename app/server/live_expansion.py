@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from app.core.expander import Expansion, expand_embeds, task_display_path
-from app.core.models import Reader
+from app.core.expander import Expansion
 from app.server.database import AgentRecord, Transaction
+from app.server.note_uses import expand_as_run
 
 
 def expand_live_task(tx: Transaction, agent: AgentRecord, task_text: str) -> Expansion:
-    """``task_text`` expanded as ``agent``, with the notes as ``tx`` sees them."""
-    org_id = tx.meta("org_id")
-    return expand_embeds(
-        task_text,
-        org_id=org_id,
-        reader=Reader(agent.id, agent.guild_id),
-        lookup=tx.file,
-        task_path=task_display_path(org_id, agent.id),
-    )
+    """``task_text`` expanded as ``agent``, with the notes as ``tx`` sees them (the used-by
+    index reads its rows off this very expansion: ``note_uses.expand_as_run``)."""
+    return expand_as_run(tx, agent, task_text)

@@ -78,8 +78,8 @@ class Use:
 
 
 def expand_as_run(tx: Transaction, agent: AgentRecord, task_text: str) -> Expansion:
-    """The expansion a run gets (``live_expansion.expand_live_task``'s very call; that module
-    imports the database, which calls in here)."""
+    """The expansion a run gets: the one place it is made on the server (``live_expansion``
+    hands it on; that module imports the database, which calls in here)."""
     org_id = tx.meta("org_id")
     return expand_embeds(
         task_text,

@@ -36,6 +36,7 @@ from app.server.api_schemas import (
     STRING,
     TASK_DOC,
     object_schema,
+    path_parameter,
 )
 from app.server.fleet_doc import FLEET_PARAMETERS, FLEET_REQUEST_BODIES, FLEET_RESPONSES
 from app.server.routing import ApiRoute
@@ -167,17 +168,6 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
 RESPONSES.update(proposal_doc.RESPONSES)
 
 
-def _in_path(name: str) -> dict[str, Any]:
-    """A path parameter, as FastAPI described a ``str`` one (its title from its name)."""
-    title = name.replace("_", " ").title()
-    return {
-        "name": name,
-        "in": "path",
-        "required": True,
-        "schema": {"type": "string", "title": title},
-    }
-
-
 _FORM_DOC = "EXTENSION: `compact` asks for the compact form; anything else is ignored"
 _REVISIONS_DOC = (
     "EXTENSION: `summary` leaves the revisions' text out (each is then read with"
@@ -194,15 +184,19 @@ REVISIONS_VIEW = {
     },
     "description": _REVISIONS_DOC,
 }
-AGENT_ID, GUILD_ID, RUN_ID = _in_path("agent_id"), _in_path("guild_id"), _in_path("run_id")
-DISPLAY_PATH = _in_path("display_path")  # may hold slashes: {display_path:path}
+AGENT_ID, GUILD_ID, RUN_ID = (
+    path_parameter("agent_id"),
+    path_parameter("guild_id"),
+    path_parameter("run_id"),
+)
+DISPLAY_PATH = path_parameter("display_path")  # may hold slashes: {display_path:path}
 
 PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("get", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID, REVISIONS_VIEW],
     ("put", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID, REVISIONS_VIEW],
     ("get", "/api/agents/{agent_id}/files/task.md/revisions/{version}"): [
         AGENT_ID,
-        _in_path("version"),
+        path_parameter("version"),
     ],
     ("delete", "/api/agents/{agent_id}/files/task.md"): [AGENT_ID],
     ("post", "/api/agents/{agent_id}/runs"): [AGENT_ID],

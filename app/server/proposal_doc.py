@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.server.api_schemas import CONFLICT, ERROR, INTEGER, JSON, STRING, TASK_DOC, object_schema
+from app.server.api_schemas import (
+    CONFLICT,
+    ERROR,
+    INTEGER,
+    JSON,
+    STRING,
+    TASK_DOC,
+    object_schema,
+    path_parameter,
+)
 
 _STATUS = {"type": "string", "enum": ["open", "published", "declined", "withdrawn"]}
 PROPOSAL = object_schema(
@@ -137,16 +146,6 @@ RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
-def _in_path(name: str) -> dict[str, Any]:
-    title = name.replace("_", " ").title()
-    return {
-        "name": name,
-        "in": "path",
-        "required": True,
-        "schema": {"type": "string", "title": title},
-    }
-
-
 def _in_query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": name,
@@ -157,7 +156,7 @@ def _in_query(name: str, description: str, schema: dict[str, Any]) -> dict[str, 
     }
 
 
-_AGENT_ID, _PROPOSAL_ID = _in_path("agent_id"), _in_path("proposal_id")
+_AGENT_ID, _PROPOSAL_ID = path_parameter("agent_id"), path_parameter("proposal_id")
 PARAMETERS: dict[tuple[str, str], list[dict[str, Any]]] = {
     ("post", AGENT_PROPOSALS): [_AGENT_ID],
     ("get", AGENT_PROPOSALS): [_AGENT_ID],
