@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Protocol
 
@@ -13,6 +14,8 @@ from app.desk import session_messages as say
 from app.desk.note_drafts import is_note_draft
 from app.desk.runner import Runner
 from app.store.records import Cached, Draft, HistoryEntry, HistoryReason
+
+log = logging.getLogger(__name__)
 
 DRAFT_DEBOUNCE_MS = 700
 """A draft is written this long after the last keystroke…"""
@@ -118,21 +121,16 @@ class DraftKeeper(QObject):
     def write(self, agent_id: str, text: str, base_version: int | None, agent_name: str) -> None:
         """Keeps ``text`` as the agent's draft, replacing any earlier one."""
         store, server = self._store, self._server
-        self._runner.submit(
+        self._to_disk(
             lambda: store.save_draft(server, agent_id, text, base_version, agent_name=agent_name),
-            on_done=_ignore,
-            on_error=self._failed("save the draft"),
-            lane="disk",
+            "save the draft",
         )
 
     def remove(self, agent_id: str, confirmed_text: str) -> None:
         """Drops the draft only if it holds exactly ``confirmed_text`` (the store checks)."""
         store, server = self._store, self._server
-        self._runner.submit(
-            lambda: store.remove_draft(server, agent_id, confirmed_text),
-            on_done=_ignore,
-            on_error=self._failed("remove the saved draft"),
-            lane="disk",
+        self._to_disk(
+            lambda: store.remove_draft(server, agent_id, confirmed_text), "remove the saved draft"
         )
 
     def keep_in_history(
@@ -167,6 +165,19 @@ class DraftKeeper(QObject):
             on_error=self._failed("read the drafts"),
             lane="disk",
         )
+
+    def _to_disk(self, work: Callable[[], object], action: str) -> None:
+        """On the disk lane; once the runner has shut down (a timer firing as the window
+        closes), here and now: a draft write is never dropped, and a few rows of SQLite are
+        no wait worth losing the text over."""
+        if not self._runner.closed:
+            self._runner.submit(work, on_done=_ignore, on_error=self._failed(action), lane="disk")
+            return
+        self.stop_timers()
+        try:
+            work()
+        except Exception:  # the window is going: the log is all that is left to tell
+            log.exception("could not %s while closing", action)
 
     def _failed(self, action: str) -> Callable[[BaseException], None]:
         def report(exc: BaseException) -> None:
