@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from app.core.cancel import NEVER, CancelToken
 from app.core.diff3 import Block, Kind, diff3_regions
@@ -195,6 +196,18 @@ class MergeResult:
         return MarkedText("".join(parts), tuple(spans))
 
 
+class Prepared(NamedTuple):
+    """Three texts split into lines (``split_lines``), and their lines numbered alike
+    (``numbered_alike``): base, mine, theirs."""
+
+    base: list[str]
+    mine: list[str]
+    theirs: list[str]
+    base_ids: list[int]
+    mine_ids: list[int]
+    theirs_ids: list[int]
+
+
 def merge_texts(
     base: str,
     theirs: str,
@@ -202,13 +215,19 @@ def merge_texts(
     *,
     cancel: CancelToken = NEVER,
     blocks: tuple[list[Block], list[Block]] | None = None,
+    prepared: Prepared | None = None,
 ) -> MergeResult:
     """Merge ``theirs`` and ``mine``, both edited from ``base``. Raises ``CancelledError`` when
     ``cancel`` is cancelled before it is done. ``blocks``: the line matching blocks of
-    base → mine and base → theirs when the caller has them (``matching_blocks``)."""
-    base_lines, mine_lines, theirs_lines = split_lines(base), split_lines(mine), split_lines(theirs)
+    base → mine and base → theirs when the caller has them (``matching_blocks``);
+    ``prepared``: the three texts' lines and their ``numbered_alike`` ids those blocks were
+    made from, so a caller that split and numbered them already does not pay for it twice."""
+    if prepared is None:
+        lines = split_lines(base), split_lines(mine), split_lines(theirs)
+        prepared = Prepared(*lines, *numbered_alike(*lines))
+    base_lines, mine_lines, theirs_lines = prepared.base, prepared.mine, prepared.theirs
+    base_ids, mine_ids, theirs_ids = prepared.base_ids, prepared.mine_ids, prepared.theirs_ids
     pieces: list[Piece] = []
-    base_ids, mine_ids, theirs_ids = numbered_alike(base_lines, mine_lines, theirs_lines)
     regions = diff3_regions(base_ids, mine_ids, theirs_ids, cancel, blocks=blocks)
     for count, (kind, z0, z1, a0, a1, b0, b1) in enumerate(regions):
         texts = "".join(base_lines[z0:z1]), "".join(mine_lines[a0:a1])
@@ -227,16 +246,20 @@ def merge_texts(
 
 def _coalesced(pieces: Iterable[Piece]) -> list[Piece]:
     """Neighbours of one kind read as one change (word pieces beside line pieces)."""
-    out: list[Piece] = []
-    for piece in pieces:
-        if not (piece[1] or piece[2] or piece[3]):
+    # Each run's texts are gathered in lists and joined once: adding strings piece by piece
+    # copied a long unchanged run again for every piece joined to it.
+    runs: list[tuple[Kind, list[str], list[str], list[str]]] = []
+    for kind, base, mine, theirs in pieces:
+        if not (base or mine or theirs):
             continue
-        if out and out[-1][0] == piece[0] and piece[0] != "conflict":
-            last = out[-1]
-            out[-1] = (last[0], last[1] + piece[1], last[2] + piece[2], last[3] + piece[3])
+        if runs and runs[-1][0] == kind and kind != "conflict":
+            last = runs[-1]
+            last[1].append(base)
+            last[2].append(mine)
+            last[3].append(theirs)
         else:
-            out.append(piece)
-    return out
+            runs.append((kind, [base], [mine], [theirs]))
+    return [(kind, "".join(b), "".join(m), "".join(t)) for kind, b, m, t in runs]
 
 
 def _conflicts_joined(pieces: list[Piece]) -> list[Piece]:

@@ -15,6 +15,7 @@ import enum
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 
 from app.core.cancel import NEVER, CancelToken
 from app.core.diff_model import (
@@ -25,7 +26,7 @@ from app.core.diff_model import (
     numbered_alike,
     split_lines,
 )
-from app.core.merge import MergeResult, RegionKind, Resolution, merge_texts
+from app.core.merge import MergeResult, Prepared, RegionKind, Resolution, merge_texts
 
 
 class Decision(enum.Enum):
@@ -116,7 +117,10 @@ def review_basis(
     if base_version != live_version and live != base:
         cancel.check()
         moved = matching_blocks(base_ids, live_ids, numbered=True)
-        merged = merge_texts(base, live, proposal, cancel=cancel, blocks=(proposed, moved))
+        prepared = Prepared(base_lines, new_lines, live_lines, base_ids, new_ids, live_ids)
+        merged = merge_texts(
+            base, live, proposal, cancel=cancel, blocks=(proposed, moved), prepared=prepared
+        )
         conflicts = tuple((r.base_start, r.base_end, r.theirs) for r in merged.conflicts)
     hunks = []
     for index, chunk in enumerate(raw.changes):
@@ -142,11 +146,7 @@ def review_basis(
 
 def _offsets(lines: list[str]) -> list[int]:
     """The character offset where each line starts, and one past the end."""
-    offsets, at = [0], 0
-    for line in lines:
-        at += len(line)
-        offsets.append(at)
-    return offsets
+    return list(accumulate(map(len, lines), initial=0))  # in C: a loop here was 5 ms
 
 
 def _touches(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
