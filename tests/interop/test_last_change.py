@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.core.last_change import LastChange, last_change
 from app.core.models import Revision, TaskDoc
+from tests.factories import task_doc
 from tests.interop.steps import connect, open_by_id
 from tests.spec_server import SpecServer
 from tests.window_steps import LOAD_TIMEOUT_MS, saved, type_at_end
@@ -14,7 +15,7 @@ BOB_REPLACED_V3 = Revision(3, "v3", "2026-01-07T09:00:00Z", "Bob")
 
 def doc(version: int, *revisions: Revision, by: str | None = None) -> TaskDoc:
     when = "2026-01-08T09:00:00Z" if by else None
-    return TaskDoc("a", "task.md", "org/o/agents/a/task.md", "live", version, revisions, when, by)
+    return task_doc("a", "live", version, *revisions, updated_at=when, updated_by_name=by)
 
 
 def test_the_newest_revision_names_who_made_the_live_version() -> None:

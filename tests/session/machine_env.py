@@ -14,6 +14,7 @@ from app.desk import session_reads as reads
 from app.desk.retry_backoff import RetryBackoff
 from app.desk.session_effects import Effect, LoadEditor, RestoreEditor, Say, Then, Transition
 from app.desk.session_model import SessionModel
+from tests.factories import task_doc
 
 AGENT = "a_writer"
 NOW = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
@@ -40,15 +41,7 @@ def doc(version: int, content: str, by: str | None = None, *, earlier: int = 0) 
         Revision(v, f"v{v} text", "2026-03-01T00:00:00Z", "Bob")
         for v in range(version - 1, version - 1 - earlier, -1)
     )
-    return TaskDoc(
-        agent_id=AGENT,
-        path=f"agents/{AGENT}/task.md",
-        display_path="Writer",
-        content=content,
-        version=version,
-        revisions=revisions,
-        updated_by_name=by,
-    )
+    return task_doc(AGENT, content, version, *revisions, updated_at=None, updated_by_name=by)
 
 
 def run(
