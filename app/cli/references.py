@@ -15,6 +15,7 @@ import json
 
 from app.cli.common import EXIT_OK, write_stdout
 from app.cli.org_source import add_source_arguments, find_agent, open_source, references_for
+from app.core.reference_words import what_the_run_gets
 from app.core.references import Reference, References
 
 NAME = "references"
@@ -63,21 +64,12 @@ def summary(found: References) -> str:
 
 
 def describe(item: Reference) -> str:
-    """One line per reference, indented by hop: where, what the run does, and why."""
+    """One line per reference, indented by hop: where, what the run does, and why (in the
+    References panel's words, ``reference_words``; a marker's reason code first)."""
     where = f"{item.position.line}:{item.position.column}"
     head = f"{'  ' * (item.hop - 1)}hop {item.hop}  {where:<8} {item.outcome:<10} {item.path}"
-    if item.outcome == "inlined":
-        return f"{head}  ({item.bytes:,} bytes, v{item.version})"
-    if item.outcome == "repeat":
-        return f"{head}  (inlined earlier: “{item.title}”)"
-    if item.outcome == "collection":
-        return f"{head}  (collection “{item.title}”)"
-    if item.outcome == "text":
-        return f"{head}  (hop 3: left as written)"
-    if item.outcome == "named":
-        return f"{head}  ({item.kind or 'names nothing'}; the run gets the path only)"
-    assert item.reason is not None
-    return f"{head}  {item.reason.code}: {item.reason.message}"
+    code = f"{item.reason.code}: " if item.outcome == "marker" and item.reason is not None else ""
+    return f"{head}  {code}{what_the_run_gets(item)}"
 
 
 def _plural(count: int, word: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.live_server import WORKSPACE_BASIC
 from tests.references.cli_run import one_clear_line, taskdesk
-from tests.references.golden_cases import CASES, GOLDEN, expected
+from tests.references.golden_cases import CASES, GOLDEN, expected, references_of_case
 
 
 def case_args(folder: Path) -> list[str | Path]:
@@ -34,12 +34,24 @@ def test_text_shows_the_tree_by_hop_with_outcomes_and_reasons() -> None:
         "Scout (a_scout), Task v1: 6 embeds (+2 left as text); 4 named files; 3 notes inlined, "
         "149 of 65,536 bytes; 0 unreachable"
     )
-    assert lines[3] == "hop 1  5:3      inlined    org/o_acme/a.md  (78 bytes, v1)"
-    assert lines[4] == "  hop 2  1:4      inlined    org/o_acme/b.md  (67 bytes, v1)"
-    assert lines[5] == "    hop 3  1:4      text       org/o_acme/c.md  (hop 3: left as written)"
-    assert "repeat     org/o_acme/a.md  (inlined earlier: “Note A”)" in lines[9]
+    assert lines[3] == (
+        "hop 1  5:3      inlined    org/o_acme/a.md  "
+        "Inlined: 78 bytes of the 64 KB budget, “Note A” (v1)."
+    )
+    assert lines[4] == (
+        "  hop 2  1:4      inlined    org/o_acme/b.md  Inlined: 67 bytes of the 64 KB budget (v1)."
+    )
+    assert lines[5] == (
+        "    hop 3  1:4      text       org/o_acme/c.md  "
+        "Past hop 2 embeds stay as written: the run gets ![[org/o_acme/c.md]]."
+    )
+    assert (
+        "repeat     org/o_acme/a.md  Inlined earlier in this run: the run gets its title “Note A”."
+        in lines[9]
+    )
     assert lines[1].endswith(
-        "named      org/o_acme/handbook.md  (note; the run gets the path only)"
+        "named      org/o_acme/handbook.md  "
+        "Written without ![[…]]: the run gets the path as text, not the note."
     )
 
     marker = taskdesk("references", *case_args(GOLDEN / "reason_no_access")).stdout.splitlines()
@@ -143,3 +155,28 @@ def test_a_history_file_that_is_not_json_is_named(tmp_path: Path) -> None:
     path.write_text("[{", encoding="utf-8")
     done = taskdesk("check", "--workspace", WORKSPACE_BASIC, "--history", path)
     assert one_clear_line(done) == f"taskdesk: history file {path} is not valid JSON (line 1)"
+
+
+def test_the_cli_and_the_panel_word_each_outcome_the_same() -> None:
+    """One wording (app/core/reference_words.py): every outcome the golden case holds reads
+    the same in `taskdesk references` and in the References panel's detail line."""
+    from app.cli.references import describe
+    from app.core.reference_words import what_the_run_gets
+    from app.core.references import OUTCOMES
+    from widgets.insight.reference_tree_model import explanation
+
+    found = references_of_case(GOLDEN / "outcomes_by_hop")
+    seen = set()
+    for item in found.walk():
+        words = what_the_run_gets(item)
+        assert describe(item).endswith(words)
+        assert explanation(item).endswith(words)
+        seen.add(item.outcome)
+    assert seen >= set(OUTCOMES) - {"marker"}  # markers: the reason_* cases, below
+    for folder in sorted(GOLDEN.glob("reason_*")):
+        for item in references_of_case(folder).walk():
+            if item.outcome == "marker":
+                assert describe(item).endswith(what_the_run_gets(item))
+                assert explanation(item).endswith(what_the_run_gets(item))
+                seen.add("marker")
+    assert seen == set(OUTCOMES)

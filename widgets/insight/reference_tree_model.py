@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
+from app.core.reference_words import what_the_run_gets
 from app.core.references import Reference, References
-from app.core.viewer_reach import AGENT_READS_IT, is_hidden
+from app.core.viewer_reach import is_hidden
 from widgets.common.icons import icon
 from widgets.common.plain_text import inert_tooltip
 from widgets.preview.size_meters import format_kb
@@ -48,21 +49,10 @@ def what_the_run_does(item: Reference) -> str:
 
 
 def explanation(item: Reference) -> str:
-    """The whole story of one reference, for the detail line and its tooltip."""
+    """The whole story of one reference, for the detail line and its tooltip: where it is,
+    then what the run gets, in the words ``taskdesk references`` uses too."""
     where = f"Hop {item.hop}, line {item.position.line} of {item.in_path or 'the Task'}."
-    if item.outcome == "marker" and is_hidden(item.reason):
-        return f"{where} {AGENT_READS_IT}"
-    if item.outcome == "marker" and item.reason is not None:
-        return f"{where} The run gets <unreachable …/>. {item.reason.message}"
-    if item.outcome == "inlined":
-        return f"{where} Inlined: {item.bytes:,} bytes of the 64 KB budget, “{item.title}”."
-    if item.outcome == "repeat":
-        return f"{where} Inlined earlier in this run: the run gets its title “{item.title}”."
-    if item.outcome == "collection":
-        return f"{where} A collection: the run gets its name “{item.title}”, never its records."
-    if item.outcome == "text":
-        return f"{where} Past hop 2 embeds stay as written: the run gets ![[{item.path}]]."
-    return f"{where} Written without ![[…]]: the run gets the path as text, not the file."
+    return f"{where} {what_the_run_gets(item)}"
 
 
 class _Node:
