@@ -71,6 +71,8 @@ class EventStream:
 
     def open(self) -> None:
         """Connect and read the answer's head; the typed error for anything but 200."""
+        if self._closed:
+            raise ConnectionLost("The live updates were closed before they opened.")
         parts = urlsplit(self.base_url)
         kind = (
             http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -105,6 +107,9 @@ class EventStream:
         if not (response.getheader("Content-Type") or "").startswith("text/event-stream"):
             self.release()
             raise TaskdeskError(f"{self.base_url} answered {EVENTS_PATH} with no event stream.")
+        if self._closed:  # close() came while connecting, before there was a socket to end
+            self.release()
+            raise ConnectionLost("The live updates were closed before they opened.")
         if conn.sock is not None:
             conn.sock.settimeout(READ_TIMEOUT_S)
         self._response = response

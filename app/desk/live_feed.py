@@ -138,6 +138,10 @@ class LiveFeed(QObject):
         self.last_event_id: int | None = None  # read and written by the stream's thread
         self._present: dict[str, dict[str, Colleague]] = {}  # agent → person → colleague
         self._stop = threading.Event()
+        # Held while the stream's thread emits or takes a new stream, and while stop() says
+        # stop: after stop() nothing is emitted into this object (the window deletes it next)
+        # and no stream is opened that stop() could not close.
+        self._lock = threading.Lock()
         self._stream: Stream | None = None
         self._thread: threading.Thread | None = None
         self._arrived.connect(self._on_arrived)
@@ -158,8 +162,9 @@ class LiveFeed(QObject):
 
     def stop(self) -> None:
         """Ends the stream and the presence posts (the server lets the presence lapse)."""
-        self._stop.set()
-        stream = self._stream
+        with self._lock:
+            self._stop.set()
+            stream = self._stream
         if stream is not None:
             stream.close()
         self._presence_timer.stop()
@@ -209,34 +214,45 @@ class LiveFeed(QObject):
 
     def _follow(self) -> None:
         failures = 0
-        while not self._stop.is_set():
+        while True:
             stream = self._factory(self._url, self._token, self.last_event_id)
-            self._stream = stream
+            with self._lock:
+                if self._stop.is_set():
+                    return
+                self._stream = stream
             try:
                 stream.open()
                 failures = 0
-                self._arrived.emit(LiveMode.LIVE)
+                self._emit(LiveMode.LIVE)
                 for event in stream.events():
                     if event.id is not None:
                         self.last_event_id = event.id
-                    self._arrived.emit(event)
+                    if not self._emit(event):
+                        return
             except (NotFound, InvalidRequest):
-                self._arrived.emit(LiveMode.UNAVAILABLE)  # the server has no live events
+                self._emit(LiveMode.UNAVAILABLE)  # the server has no live events
                 return
             except Unauthorized:
-                self._arrived.emit(LiveMode.STOPPED)  # the session's own calls say so
+                self._emit(LiveMode.STOPPED)  # the session's own calls say so
                 return
             except TaskdeskError as exc:
                 log.info("live updates dropped: %s", exc)
             finally:
                 stream.close()
                 stream.release()
-            if self._stop.is_set():
+            if not self._emit(LiveMode.RECONNECTING):
                 return
-            self._arrived.emit(LiveMode.RECONNECTING)
             pause = self._pauses[min(failures, len(self._pauses) - 1)]
             failures += 1
             self._stop.wait(pause)
+
+    def _emit(self, item: object) -> bool:
+        """Hands an item to the GUI thread unless stopped; False once stopped."""
+        with self._lock:
+            if self._stop.is_set():
+                return False
+            self._arrived.emit(item)
+            return True
 
     # ------------------------------------------------------------------ on the GUI thread
 

@@ -4,6 +4,8 @@ and the header's words."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -104,3 +106,33 @@ def test_the_header_says_who_is_editing_and_since_when() -> None:
     )
     long_ago = Colleague("u_bo", "Bo", True, now - timedelta(hours=3))
     assert presence_text([long_ago], now) == "Bo is editing this Task (since 3 h)"
+
+
+def _live_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "taskdesk-live" and t.is_alive()]
+
+
+def test_a_feed_stopped_at_any_moment_ends_its_thread_and_emits_nothing_more(
+    qtbot: Any, live_server: LiveServer
+) -> None:
+    """A window closed while its stream is opening: the thread must not open a stream after
+    stop (it would wait 40 s on it) nor emit into the feed the window then deletes."""
+    runner = Runner()
+    client = TaskdeskClient(live_server.url, live_server.token("ann"))
+    try:
+        for attempt in range(30):
+            made = LiveFeed(
+                url=live_server.url,
+                token=live_server.token("ann"),
+                me_id="u_ann",
+                client=client,
+                runner=runner,
+            )
+            made.start()
+            time.sleep(attempt * 0.0007)  # stop at every stage of the stream's opening
+            made.stop()
+            made.deleteLater()
+        qtbot.waitUntil(lambda: not _live_threads(), timeout=WAIT_MS)
+    finally:
+        runner.shutdown(5_000)
+        client.close()
