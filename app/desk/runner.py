@@ -103,7 +103,7 @@ class _Job(QRunnable):
         del fn
         self._runner._keep_outcome(self._id, outcome)
         del outcome
-        self._runner._finished.emit(self._id)
+        self._runner._post_finished(self._id)
 
 
 class Runner(QObject):
@@ -135,6 +135,9 @@ class Runner(QObject):
         self._outcomes_lock = threading.Lock()
         self._next_id = 0
         self._closed = False
+        # Set under the lock when shutdown is over: a request it gave up on that ends later
+        # posts nothing into a runner that its window may be deleting by then.
+        self._gone = False
         self._net = QThreadPool(self)
         self._net.setMaxThreadCount(NET_THREADS)
         self._disk = QThreadPool(self)
@@ -191,6 +194,12 @@ class Runner(QObject):
 
         return say
 
+    def _post_finished(self, job_id: int) -> None:
+        """From a pool thread: the job's outcome is kept; its callback is due."""
+        with self._outcomes_lock:
+            if not self._gone:
+                self._finished.emit(job_id)
+
     def _keep_outcome(self, job_id: int, outcome: Outcome) -> None:
         with self._outcomes_lock:
             self._outcomes[job_id] = outcome
@@ -235,4 +244,6 @@ class Runner(QObject):
             if not self._net.waitForDone(NET_GIVE_UP_MS):
                 log.warning("a request was still running at shutdown; not waiting for it")
             QCoreApplication.sendPostedEvents(self)
+        with self._outcomes_lock:
+            self._gone = True
         return finished

@@ -163,3 +163,22 @@ def test_an_answer_for_a_closed_dialog_is_dropped_not_raised(qtbot: Any, runner:
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     release.set()
     assert runner.wait_idle(10_000)  # an exception in the callback would fail the test here
+
+
+def test_a_request_given_up_at_shutdown_posts_nothing_when_it_ends(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request that outlives shutdown (a server that never answers) ends after the window
+    is gone: it must post nothing into the runner, which is deleted by then."""
+    monkeypatch.setattr("app.desk.runner.NET_GIVE_UP_MS", 50)
+    runner = Runner()
+    release = threading.Event()
+    answered: list[object] = []
+    runner.submit(release.wait, on_done=answered.append)
+    assert runner.shutdown(100) is False
+    posted: list[int] = []
+    runner._finished.connect(posted.append)
+    release.set()  # the request ends now, after shutdown gave up on it
+    runner._net.waitForDone(5_000)
+    qtbot.wait(50)
+    assert posted == [] and answered == []
