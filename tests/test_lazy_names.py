@@ -1,5 +1,5 @@
-"""A lazy package names each public name three times (the type checker's imports, where it
-loads from, ``__all__``): they must agree, and each must load from where it says."""
+"""A lazy package writes its public names once, in ``_WHERE`` (``__all__`` is made from it);
+the type checker's imports must name the same, and each name must load from where it says."""
 
 from __future__ import annotations
 
@@ -13,41 +13,41 @@ ROOT = Path(__file__).resolve().parent.parent
 LAZY = ("app.client", "app.render", "app.store")
 
 
-def three_lists(package: str) -> tuple[dict[str, str], dict[str, str], list[str]]:
+def typed_imports(package: str) -> dict[str, str]:
+    """Name → module of the package's ``if TYPE_CHECKING:`` imports."""
     tree = ast.parse((ROOT / package.replace(".", "/") / "__init__.py").read_text("utf-8"))
     typed: dict[str, str] = {}
-    where: dict[str, str] = {}
-    every: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
             for item in node.body:
                 if isinstance(item, ast.ImportFrom) and item.module:
                     for alias in item.names:
-                        typed[alias.asname or alias.name] = item.module
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-            name = getattr(target, "id", "")
-            if name == "_WHERE" and isinstance(node.value, ast.Dict):
-                where = {
-                    ast.literal_eval(k): ast.literal_eval(v)
-                    for k, v in zip(node.value.keys, node.value.values, strict=True)
-                    if k is not None
-                }
-            elif name == "__all__" and node.value is not None:
-                every = list(ast.literal_eval(node.value))
-    return typed, where, every
+                        # ``X as X``: an explicit re-export for the type checker
+                        assert alias.asname == alias.name, f"{package}: {alias.name}"
+                        typed[alias.name] = item.module
+    return typed
+
+
+def where(package: str) -> dict[str, str]:
+    table = importlib.import_module(package)._WHERE
+    return {name: module for module, names in table.items() for name in names}
 
 
 @pytest.mark.parametrize("package", LAZY)
-def test_the_three_lists_of_names_agree(package: str) -> None:
-    typed, where, every = three_lists(package)
-    assert where, f"{package} has no _WHERE table"
-    assert typed == where, f"{package}: TYPE_CHECKING imports and _WHERE differ"
-    assert sorted(every) == sorted(where), f"{package}: __all__ and _WHERE differ"
+def test_the_type_checkers_names_are_the_packages_names(package: str) -> None:
+    assert where(package), f"{package} has no _WHERE table"
+    assert typed_imports(package) == where(package)
+    assert importlib.import_module(package).__all__ == sorted(where(package))
 
 
 @pytest.mark.parametrize("package", LAZY)
 def test_each_name_loads_from_where_it_says(package: str) -> None:
     module = importlib.import_module(package)
-    for name, home in three_lists(package)[1].items():
+    for name, home in where(package).items():
         assert getattr(module, name) is getattr(importlib.import_module(home), name), name
+
+
+def test_a_name_the_package_lacks_is_an_attribute_error() -> None:
+    module = importlib.import_module("app.store")
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        _ = module.Nothing

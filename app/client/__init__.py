@@ -4,98 +4,69 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.core.lazy_names import lazy_names
+from app.core.lazy_names import lazy_names, public_names
 
-if TYPE_CHECKING:
-    from app.client.api import TaskdeskClient
-    from app.client.errors import (
-        AgentGone,
-        BadPattern,
-        BadResponse,
-        BudgetExceeded,
-        ChangeSetConflict,
-        ConnectionLost,
-        FileExists,
-        InvalidRequest,
-        NoteEmbedded,
-        NotFound,
-        NotWritable,
-        Offline,
-        OperatorsOnly,
-        RateLimited,
-        SaveUncertain,
-        ServerError,
-        TaskdeskError,
-        TimedOut,
-        TooLarge,
-        Unauthorized,
-        Unreachable,
-        VersionConflict,
-    )
-    from app.client.runs import RunInfo, RunNote, RunSummary, TaskSource
+if TYPE_CHECKING:  # what type checkers see; tests/architecture checks it against _WHERE
+    from app.client.api import TaskdeskClient as TaskdeskClient
+    from app.client.errors import AgentGone as AgentGone
+    from app.client.errors import BadPattern as BadPattern
+    from app.client.errors import BadResponse as BadResponse
+    from app.client.errors import BudgetExceeded as BudgetExceeded
+    from app.client.errors import ChangeSetConflict as ChangeSetConflict
+    from app.client.errors import ConnectionLost as ConnectionLost
+    from app.client.errors import FileExists as FileExists
+    from app.client.errors import InvalidRequest as InvalidRequest
+    from app.client.errors import NoteEmbedded as NoteEmbedded
+    from app.client.errors import NotFound as NotFound
+    from app.client.errors import NotWritable as NotWritable
+    from app.client.errors import Offline as Offline
+    from app.client.errors import OperatorsOnly as OperatorsOnly
+    from app.client.errors import RateLimited as RateLimited
+    from app.client.errors import SaveUncertain as SaveUncertain
+    from app.client.errors import ServerError as ServerError
+    from app.client.errors import TaskdeskError as TaskdeskError
+    from app.client.errors import TimedOut as TimedOut
+    from app.client.errors import TooLarge as TooLarge
+    from app.client.errors import Unauthorized as Unauthorized
+    from app.client.errors import Unreachable as Unreachable
+    from app.client.errors import VersionConflict as VersionConflict
+    from app.client.runs import RunInfo as RunInfo
+    from app.client.runs import RunNote as RunNote
+    from app.client.runs import RunSummary as RunSummary
+    from app.client.runs import TaskSource as TaskSource
 
 # Loaded on first use: a module that only needs the typed errors (the window, before its first
 # paint) must not pay for loading requests with the client.
 _WHERE = {
-    "TaskdeskClient": "app.client.api",
-    "AgentGone": "app.client.errors",
-    "BadPattern": "app.client.errors",
-    "BadResponse": "app.client.errors",
-    "ChangeSetConflict": "app.client.errors",
-    "BudgetExceeded": "app.client.errors",
-    "ConnectionLost": "app.client.errors",
-    "InvalidRequest": "app.client.errors",
-    "FileExists": "app.client.errors",
-    "NoteEmbedded": "app.client.errors",
-    "NotFound": "app.client.errors",
-    "NotWritable": "app.client.errors",
-    "Offline": "app.client.errors",
-    "OperatorsOnly": "app.client.errors",
-    "RateLimited": "app.client.errors",
-    "SaveUncertain": "app.client.errors",
-    "ServerError": "app.client.errors",
-    "TaskdeskError": "app.client.errors",
-    "TimedOut": "app.client.errors",
-    "TooLarge": "app.client.errors",
-    "Unauthorized": "app.client.errors",
-    "Unreachable": "app.client.errors",
-    "VersionConflict": "app.client.errors",
-    "RunInfo": "app.client.runs",
-    "RunNote": "app.client.runs",
-    "RunSummary": "app.client.runs",
-    "TaskSource": "app.client.runs",
+    "app.client.api": ("TaskdeskClient",),
+    "app.client.errors": (
+        "AgentGone",
+        "BadPattern",
+        "BadResponse",
+        "ChangeSetConflict",
+        "BudgetExceeded",
+        "ConnectionLost",
+        "InvalidRequest",
+        "FileExists",
+        "NoteEmbedded",
+        "NotFound",
+        "NotWritable",
+        "Offline",
+        "OperatorsOnly",
+        "RateLimited",
+        "SaveUncertain",
+        "ServerError",
+        "TaskdeskError",
+        "TimedOut",
+        "TooLarge",
+        "Unauthorized",
+        "Unreachable",
+        "VersionConflict",
+    ),
+    "app.client.runs": ("RunInfo", "RunNote", "RunSummary", "TaskSource"),
 }
 
 
 __getattr__ = lazy_names(__name__, _WHERE, globals())
 
-
-__all__ = [
-    "AgentGone",
-    "BadPattern",
-    "BadResponse",
-    "BudgetExceeded",
-    "ChangeSetConflict",
-    "ConnectionLost",
-    "FileExists",
-    "InvalidRequest",
-    "NotFound",
-    "NotWritable",
-    "NoteEmbedded",
-    "Offline",
-    "OperatorsOnly",
-    "RateLimited",
-    "RunInfo",
-    "RunNote",
-    "RunSummary",
-    "SaveUncertain",
-    "ServerError",
-    "TaskSource",
-    "TaskdeskClient",
-    "TaskdeskError",
-    "TimedOut",
-    "TooLarge",
-    "Unauthorized",
-    "Unreachable",
-    "VersionConflict",
-]
+__all__ = public_names(_WHERE)

@@ -71,8 +71,7 @@ class EventStream:
 
     def open(self) -> None:
         """Connect and read the answer's head; the typed error for anything but 200."""
-        if self._closed:
-            raise ConnectionLost("The live updates were closed before they opened.")
+        self._raise_if_closed()
         parts = urlsplit(self.base_url)
         kind = (
             http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -107,9 +106,7 @@ class EventStream:
         if not (response.getheader("Content-Type") or "").startswith("text/event-stream"):
             self.release()
             raise TaskdeskError(f"{self.base_url} answered {EVENTS_PATH} with no event stream.")
-        if self._closed:  # close() came while connecting, before there was a socket to end
-            self.release()
-            raise ConnectionLost("The live updates were closed before they opened.")
+        self._raise_if_closed()  # close() came while connecting, before a socket to end
         if conn.sock is not None:
             conn.sock.settimeout(READ_TIMEOUT_S)
         self._response = response
@@ -135,6 +132,12 @@ class EventStream:
                 raise ConnectionLost() from None
         if not self._closed:
             raise ConnectionLost("The server ended the live updates.")
+
+    def _raise_if_closed(self) -> None:
+        """close() (from another thread) came before the stream was open: open nothing."""
+        if self._closed:
+            self.release()
+            raise ConnectionLost("The live updates were closed before they opened.")
 
     def release(self) -> None:
         """Closes the connection; on the thread that reads (``close()`` from any other)."""
