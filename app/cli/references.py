@@ -15,8 +15,8 @@ import json
 
 from app.cli.common import EXIT_OK, write_stdout
 from app.cli.org_source import add_source_arguments, find_agent, open_source, references_for
-from app.core.reference_words import what_the_run_gets
-from app.core.references import Reference, References
+from app.core.reference_words import summary_of, what_the_run_gets
+from app.core.references import Reference
 
 NAME = "references"
 HELP = "list an agent's embeds and named files, by hop, with why each marker is one"
@@ -38,29 +38,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_stdout(json.dumps(found.to_json(), ensure_ascii=False, indent=1) + "\n")
     else:
-        write_stdout(f"{agent.name} ({agent.id}), Task v{version}: {summary(found)}\n")
+        write_stdout(f"{agent.name} ({agent.id}), Task v{version}: {summary_of(found)}\n")
         write_stdout("".join(f"{describe(item)}\n" for item in found.walk()))
     return EXIT_OK
-
-
-def summary(found: References) -> str:
-    """One line: how many embeds and named files, what is inlined against the budget."""
-    walked = list(found.walk())
-    embeds = sum(1 for r in walked if r.outcome not in ("named", "text"))
-    named = sum(1 for r in walked if r.outcome == "named")
-    markers = sum(1 for r in walked if r.outcome == "marker")
-    expansion = found.expansion
-    as_text = sum(1 for r in walked if r.outcome == "text")
-    said = [
-        f"{embeds} {_plural(embeds, 'embed')}" + (f" (+{as_text} left as text)" if as_text else ""),
-        f"{named} named {_plural(named, 'file')}",
-        f"{len(expansion.notes)} {_plural(len(expansion.notes), 'note')} inlined, "
-        f"{expansion.embedded_bytes:,} of {expansion.budget:,} bytes",
-        f"{markers} unreachable",
-    ]
-    if expansion.over_budget:
-        said.append(f"over budget by {expansion.embedded_bytes - expansion.budget:,} bytes")
-    return "; ".join(said)
 
 
 def describe(item: Reference) -> str:
@@ -70,7 +50,3 @@ def describe(item: Reference) -> str:
     head = f"{'  ' * (item.hop - 1)}hop {item.hop}  {where:<8} {item.outcome:<10} {item.path}"
     code = f"{item.reason.code}: " if item.outcome == "marker" and item.reason is not None else ""
     return f"{head}  {code}{what_the_run_gets(item)}"
-
-
-def _plural(count: int, word: str) -> str:
-    return word if count == 1 else f"{word}s"

@@ -12,3 +12,9 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 def sentence(text: str) -> str:
     """``text`` as a sentence: its first letter a capital ("the Task changed" → "The …")."""
     return text[:1].upper() + text[1:]
+
+
+def format_kb(size: int) -> str:
+    """Bytes as the meters and summaries word them: ``12.4 KB``, ``256 KB`` (1 KB = 1,024)."""
+    kb = size / 1024
+    return f"{kb:.0f} KB" if kb == int(kb) else f"{kb:.1f} KB"

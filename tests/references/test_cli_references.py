@@ -31,8 +31,8 @@ def test_text_shows_the_tree_by_hop_with_outcomes_and_reasons() -> None:
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
     assert lines[0] == (
-        "Scout (a_scout), Task v1: 6 embeds (+2 left as text); 4 named files; 3 notes inlined, "
-        "149 of 65,536 bytes; 0 unreachable"
+        "Scout (a_scout), Task v1: 6 embeds (+2 left as text), 4 named files · 3 notes inlined "
+        "(0.1 KB of 64 KB) · every embed reaches its file"
     )
     assert lines[3] == (
         "hop 1  5:3      inlined    org/o_acme/a.md  "

@@ -5,32 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
+from app.core.reference_words import summary_of
 from app.core.references import References
-from app.core.viewer_reach import is_hidden
-from app.core.wording import counted
 from widgets.insight.reference_tree_model import ReferenceTreeModel, explanation
-from widgets.preview.size_meters import format_kb
-
-
-def summary_of(references: References) -> str:
-    """The first line: what the run meets, what it costs, what it can't reach."""
-    every = list(references.walk())
-    embeds = sum(1 for r in every if r.outcome != "named")
-    named = len(every) - embeds
-    expansion = references.expansion
-    hidden = sum(1 for r in references.markers if is_hidden(r.reason))
-    markers = len(references.markers) - hidden
-    parts = [
-        f"{embeds} embed{'s' * (embeds != 1)}, {named} named file{'s' * (named != 1)}",
-        f"{counted(len(expansion.notes), 'note')} inlined "
-        f"({format_kb(expansion.embedded_bytes)} of {format_kb(expansion.budget)})",
-        f"{markers} unreachable" if markers else "every embed reaches its file",
-    ]
-    if hidden:
-        parts.append(f"{hidden} the agent reads that you can't see")
-    if expansion.over_budget:
-        parts.append(f"{expansion.embedded_bytes - expansion.budget:,} bytes over the budget")
-    return " · ".join(parts)
 
 
 class ReferencesView(QWidget):

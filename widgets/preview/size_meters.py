@@ -9,17 +9,14 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QWidget
 
 from app.core.limits import EMBED_BUDGET_BYTES, TASK_MAX_BYTES
+from app.core.wording import format_kb
+
+__all__ = ["NEAR_FRACTION", "SizeMeter", "format_kb", "meter_level"]
 
 MeterLevel = Literal["ok", "near", "over"]
 
 NEAR_FRACTION = 0.9
 """From here on the bar turns to the warning colour, before the limit bites."""
-
-
-def format_kb(size: int) -> str:
-    """Bytes as the meters word them: ``12.4 KB``, ``256 KB`` (1 KB = 1,024 bytes)."""
-    kb = size / 1024
-    return f"{kb:.0f} KB" if kb == int(kb) else f"{kb:.1f} KB"
 
 
 def meter_level(size: int, limit: int) -> MeterLevel:
