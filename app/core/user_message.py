@@ -29,6 +29,7 @@ class MessageKey(Enum):
     NOTES = "notes"  # the notes and collections to insert
     CONNECT = "connect"  # signing in to a server
     MERGE = "merge"  # a merge in the editor with conflicts still open
+    EDIT_HINT = "edit_hint"  # how editing starts: it goes once the operator edits
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,3 +25,11 @@ def test_help_getting_started(qtbot, window: MainWindow) -> None:
     assert "Double-click the text" in text and "Ctrl+Alt+R" in text
     dialog.close_button.click()
     qtbot.waitUntil(lambda: actions.getting_started_dialog is None, timeout=LOAD_TIMEOUT_MS)
+
+
+def test_the_hint_goes_from_the_status_line_once_editing_starts(qtbot, window: MainWindow) -> None:
+    status = window.statusBar()
+    qtbot.waitUntil(lambda: status.currentMessage() == EDIT_HINT, timeout=LOAD_TIMEOUT_MS)
+    window.actions_.edit.trigger()
+    qtbot.waitUntil(window.task_tab.editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+    assert status.currentMessage() != EDIT_HINT

@@ -127,6 +127,8 @@ class TaskTab(QWidget, BuiltInParts):
         yield ()
 
         self.work_area = work_area = TaskWorkArea(runner, actions, staged=True)
+        actions.edit.toggled.connect(self._on_editing_shown)  # actions live as long as the tab
+        actions.side_by_side.toggled.connect(self._on_editing_shown)
         yield from work_area.parts  # its editor and preview, then its versions panel
         self.editor = work_area.editor
         self.preview = work_area.preview
@@ -292,7 +294,12 @@ class TaskTab(QWidget, BuiltInParts):
         if self._edit_hint_said or self.read_only.active or self.editor.isVisible():
             return
         self._edit_hint_said = True
-        self.messages.info(EDIT_HINT)
+        self.messages.info(EDIT_HINT, MessageKey.EDIT_HINT)
+
+    def _on_editing_shown(self, shown: bool) -> None:
+        """Edit or Side by side is on: the hint on how to start editing has been followed."""
+        if shown:
+            self.messages.retract(MessageKey.EDIT_HINT)
 
     def agent_name(self) -> str:
         return self.agent.name if self.agent else ""
