@@ -42,7 +42,7 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
 
 
 def _caller_for_token(db: Database, token: str) -> Caller | None:
-    with db.read() as tx:
+    with db.point_read() as tx:  # a token is a person's or an agent's: no snapshot needed
         caller: Caller | None = tx.caller_for_token(token)
     return caller
 

@@ -505,6 +505,10 @@ class ServerDatabase:
             finally:
                 conn.execute("COMMIT")
 
+    # One statement's read: on SQLite a snapshot costs nothing more (PostgreSQL's saves the
+    # BEGIN and COMMIT round trips: ``PgServerDatabase.point_read``).
+    point_read = read
+
     @contextmanager
     def write(self) -> Iterator[Transaction]:
         """One atomic write: committed when the block ends, rolled back when it raises."""

@@ -19,6 +19,7 @@ class Database(Protocol):
     where: str  # named in messages (a PostgreSQL URL without its password)
 
     def read(self) -> AbstractContextManager[Any]: ...  # a Transaction
+    def point_read(self) -> AbstractContextManager[Any]: ...  # one statement, no snapshot
     def write(self) -> AbstractContextManager[Any]: ...  # a Transaction
     def on_change(self, listener: Any) -> None: ...
     def close(self) -> None: ...

@@ -123,6 +123,18 @@ class PgServerDatabase:
             yield Transaction(conn)
 
     @contextmanager
+    def point_read(self) -> Iterator[Any]:
+        """A read of one statement (or of statements that need not agree): no BEGIN and no
+        COMMIT, each statement its own snapshot on the autocommit connection. One round trip
+        instead of three: the token lookup and the GET's version check, on every request."""
+        from app.server.database import Transaction
+
+        if self._closed.is_set():
+            raise DatabaseError("the database is closed")
+        with self._pool.connection() as conn:
+            yield Transaction(PgConnection(conn))
+
+    @contextmanager
     def write(self) -> Iterator[Any]:
         """One atomic write: committed when the block ends, rolled back when it raises."""
         from app.server.database import Transaction

@@ -239,7 +239,7 @@ def get_task_at_once(agent_id: str, request: Request, caller: Caller) -> Respons
     """On the event loop, no thread hop: 304, 404, or the answer kept for the live version;
     None sends the request on to ``get_task`` (the answer must be built). One indexed row is
     read: SQLite in WAL mode never makes a reader wait for a writer."""
-    with database(request).read() as tx:
+    with database(request).point_read() as tx:
         stamp = live_stamp(tx.conn, agent_id)
     if stamp is None:
         raise ApiError(404, "no such agent")
@@ -268,7 +268,7 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
 def agent_known_at_once(agent_id: str, request: Request, **_: Any) -> None:
     """On the event loop, before the save's thread: 404 for an agent there is none of (a
     point read, as the GET's), so the thread goes straight to its checks and the write."""
-    with database(request).read() as tx:
+    with database(request).point_read() as tx:
         if live_stamp(tx.conn, agent_id) is None:
             raise ApiError(404, "no such agent")
 
