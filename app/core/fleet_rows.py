@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Any
 
 from app.core.expander import Expansion
@@ -66,52 +67,73 @@ def search_pattern(query: str, *, regex: bool) -> re.Pattern[str]:
         raise BadPatternError(query) from None
 
 
-def line_matches(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
-    """Each line of ``text`` holding a match, once, with the first match's 1-based column.
+def line_starts(text: str) -> list[int]:
+    """Where each ``\n``-ended line of ``text`` starts, and ``len(text) + 1`` after the
+    last: line ``n`` (1-based) is ``text[starts[n - 1] : starts[n] - 1]``."""
+    starts = [0]
+    add, find = starts.append, text.find
+    at = find("\n")
+    while at >= 0:
+        add(at + 1)
+        at = find("\n", at + 1)
+    add(len(text) + 1)
+    return starts
+
+
+def line_matches(
+    pattern: re.Pattern[str], text: str, starts: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """Each line of ``text`` holding a match, once, with the first match's 1-based column;
+    ``starts``: ``line_starts(text)`` when already made.
 
     One search per matching line, each from the start of the next line: the rest of a line
-    is never scanned again, and lines are counted only up to where a match is.
+    is never scanned again.
     """
+    starts = line_starts(text) if starts is None else starts
     found: list[dict[str, Any]] = []
-    line_no, counted_to, pos, size = 1, 0, 0, len(text)
+    add, search, size = found.append, pattern.search, len(text)
+    pos = 0
     while pos <= size:
-        match = pattern.search(text, pos)
+        match = search(text, pos)
         if match is None:
             break
         at = match.start()
-        line_no += text.count("\n", counted_to, at)
-        counted_to = at
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = size if end < 0 else end
-        found.append(
-            {"line": line_no, "column": at - start + 1, "text": text[start:end].removesuffix("\r")}
-        )
+        line = bisect_right(starts, at)
+        start, end = starts[line - 1], starts[line] - 1
+        add({"line": line, "column": at - start + 1, "text": text[start:end].removesuffix("\r")})
         pos = end + 1
     return found
 
 
-def plain_line_matches(text: str, lowered: str, needle: str) -> list[dict[str, Any]] | None:
+def plain_line_matches(
+    text: str, lowered: str, needle: str, starts: list[int] | None = None
+) -> list[dict[str, Any]] | None:
     """As ``line_matches`` for a plain, lower-cased ``needle`` in ``lowered`` (``text``
     lower-cased): a plain ``find``, several times faster than a case-insensitive pattern.
     None where lower-casing changed the text's length (a few letters, such as "İ", do):
-    then offsets differ, and the pattern must answer."""
+    then offsets differ, and the pattern must answer.
+
+    Each hit costs one ``find`` and one binary search of the line starts (kept with the
+    text by the server): a search where every Task hits makes tens of thousands of them."""
     if len(lowered) != len(text):
         return None
+    starts = line_starts(text) if starts is None else starts
     found: list[dict[str, Any]] = []
-    line_no, counted_to, pos, size = 1, 0, 0, len(text)
-    while pos <= size:
-        at = lowered.find(needle, pos)
-        if at < 0:
-            break
-        line_no += text.count("\n", counted_to, at)
-        counted_to = at
-        start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        end = size if end < 0 else end
-        line = text[start:end].removesuffix("\r")
-        found.append({"line": line_no, "column": at - start + 1, "text": line})
-        pos = end + 1
+    add, find = found.append, lowered.find
+    returns = "\r" in text
+    at = find(needle)
+    while at >= 0:
+        line = bisect_right(starts, at)
+        start, end = starts[line - 1], starts[line] - 1
+        words = text[start:end]
+        add(
+            {
+                "line": line,
+                "column": at - start + 1,
+                "text": words.removesuffix("\r") if returns else words,
+            }
+        )
+        at = find(needle, end + 1)
     return found
 
 
@@ -122,15 +144,23 @@ class LineSearch:
         self.pattern = search_pattern(query, regex=regex)  # BadPatternError
         self._needle = None if regex else query.lower()
 
-    def lines(self, text: str, lowered: str | None = None) -> list[dict[str, Any]]:
-        """The matching lines of ``text``; ``lowered``: ``text.lower()`` when already made."""
+    def may_hit(self, text: str, lowered: str) -> bool:
+        """False where ``text`` (``lowered`` its lower-cased form) surely holds no hit: a
+        plain text that is not in it. Cheaper than ``lines``, which also makes line starts."""
+        return self._needle is None or self._needle in lowered or len(lowered) != len(text)
+
+    def lines(
+        self, text: str, lowered: str | None = None, starts: list[int] | None = None
+    ) -> list[dict[str, Any]]:
+        """The matching lines of ``text``; ``lowered``: ``text.lower()``, and ``starts``:
+        ``line_starts(text)``, when already made."""
         if self._needle is not None:
             low = text.lower() if lowered is None else lowered
             if self._needle not in low and len(low) == len(text):
                 return []
-            found = plain_line_matches(text, low, self._needle)
+            found = plain_line_matches(text, low, self._needle, starts)
             if found is not None:
                 return found
         elif self.pattern.search(text) is None:
             return []
-        return line_matches(self.pattern, text)
+        return line_matches(self.pattern, text, starts)

@@ -183,6 +183,17 @@ CREATE TABLE IF NOT EXISTS change_set_changes (
 );
 """
 
+# ---------------------------------------------------------------- the fleet's kept figures
+# Each live Task's shape findings by the Task's hash (app/server/task_shapes.py), with the
+# version of the check that found them: a fleet read answers from here after a start.
+TASK_SHAPES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS task_shapes (
+    task_hash TEXT PRIMARY KEY,
+    checker TEXT NOT NULL,
+    codes TEXT NOT NULL
+);
+"""
+
 # ---------------------------------------------------------------- presence (team server)
 PRESENCE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS presence (

@@ -2,7 +2,8 @@
 expansion, keyed so a stale entry can never be read.
 
 The shape check parses the Task's Markdown (about a millisecond a Task) and depends on the
-Task's text alone: it is keyed by the Task's hash. An expansion depends on the Task and on
+Task's text alone: its findings are keyed by the Task's hash (and kept in the database too,
+``task_shapes``). An expansion depends on the Task and on
 every note: it is keyed by the agent, the Task's hash and the notes' generation, which goes
 up whenever any note or collection changes. At 5,000 agents a warm fleet answers from here
 in a fraction of the cold time; the cache is bounded and simply starts again when full.
@@ -11,12 +12,12 @@ in a fraction of the cold time; the cache is bounded and simply starts again whe
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from app.core.expander import Expansion
+from app.core.fleet_rows import line_starts
 from app.core.models import sha256_hex
-from app.core.shape_codes import task_shape_codes
 
 MAX_ENTRIES = 50_000
 MAX_TEXT_CHARS = 64 * 1024 * 1024
@@ -40,18 +41,18 @@ class FleetCache:
         self._shapes: dict[str, tuple[str, ...]] = {}
         self._facts: dict[tuple[str, str, int], ExpandedFacts] = {}
         self._text_chars = 0
-        self._tasks: dict[str, tuple[str, str]] = {}  # Task hash → (text, lower-cased)
+        self._tasks: dict[str, KeptText] = {}  # by Task hash
 
-    def shape(self, task_hash: str, content: str) -> tuple[str, ...]:
+    def shapes(self, hashes: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """The shape findings known here, of the Task hashes given."""
         with self._lock:
-            found = self._shapes.get(task_hash)
-        if found is None:
-            found = task_shape_codes(content)
-            with self._lock:
-                if len(self._shapes) >= MAX_ENTRIES:
-                    self._shapes.clear()
-                self._shapes[task_hash] = found
-        return found
+            return {h: self._shapes[h] for h in hashes if h in self._shapes}
+
+    def remember_shapes(self, shapes: dict[str, tuple[str, ...]]) -> None:
+        with self._lock:
+            if len(self._shapes) + len(shapes) > MAX_ENTRIES:
+                self._shapes.clear()
+            self._shapes.update(shapes)
 
     def facts(
         self,
@@ -95,9 +96,9 @@ class FleetCache:
 
     def task_texts(
         self, hashes: dict[str, str], fetch: Callable[[list[str]], dict[str, str]]
-    ) -> dict[str, tuple[str, str]]:
-        """Each agent's live Task text and its lower-cased form, by agent; ``hashes`` is
-        agent → Task hash, ``fetch(agent_ids)`` reads the texts not kept yet."""
+    ) -> dict[str, KeptText]:
+        """Each agent's live Task text, by agent; ``hashes`` is agent → Task hash,
+        ``fetch(agent_ids)`` reads the texts not kept yet."""
         with self._lock:
             kept = {a: self._tasks.get(h) for a, h in hashes.items()}
         missing = [a for a, found in kept.items() if found is None]
@@ -107,7 +108,25 @@ class FleetCache:
                 if len(self._tasks) + len(fetched) > MAX_ENTRIES:
                     self._tasks.clear()
                 for agent_id, text in fetched.items():
-                    pair = (text, text.lower())
-                    self._tasks[hashes[agent_id]] = pair
-                    kept[agent_id] = pair
-        return {a: pair for a, pair in kept.items() if pair is not None}
+                    made = KeptText(text)
+                    self._tasks[hashes[agent_id]] = made
+                    kept[agent_id] = made
+        return {a: found for a, found in kept.items() if found is not None}
+
+
+class KeptText:
+    """A live Task's text with what searches of it need: its lower-cased form, and where
+    its lines start (worked out by the first search that hits it)."""
+
+    __slots__ = ("_starts", "lowered", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lowered = text.lower()
+        self._starts: list[int] | None = None
+
+    def starts(self) -> list[int]:
+        found = self._starts
+        if found is None:  # two threads may both work it out: the same list either way
+            found = self._starts = line_starts(self.text)
+        return found

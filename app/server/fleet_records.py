@@ -1,11 +1,14 @@
-"""The fleet's reads: every live Task at once, each agent's newest run, open proposals."""
+"""The fleet's reads: every live Task at once, each agent's newest run, open proposals, and
+what a run of each agent gets now as the used-by index keeps it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.expander import Expansion, expand_embeds, task_display_path
+from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.models import OrgFile, Reader, sha256_hex
 from app.server.database import AgentRecord, Transaction
 
@@ -45,6 +48,17 @@ def agent_heads(tx: Transaction, guild_id: str | None = None) -> list[AgentHead]
         args = (guild_id,)
     rows = tx.conn.execute(sql + " ORDER BY id", args)
     return [AgentHead(AgentRecord(r[0], r[1], r[2], r[3]), r[4]) for r in rows]
+
+
+def search_heads(tx: Transaction, guild_id: str | None = None) -> list[tuple[str, str, str]]:
+    """Every agent (of one guild, or all) as (id, name, Task hash), by id: what a search
+    needs, as the rows come (a search reads them all on every request)."""
+    sql = "SELECT id, name, task_hash FROM agents"
+    args: tuple[str, ...] = ()
+    if guild_id is not None:
+        sql += " WHERE guild_id = ?"
+        args = (guild_id,)
+    return [(r[0], r[1], r[2]) for r in tx.conn.execute(sql + " ORDER BY id", args)]
 
 
 IDS_PER_QUERY = 500
@@ -146,3 +160,25 @@ def open_proposal_counts(tx: Transaction) -> dict[str, int]:
         rows = []
     conn.execute("RELEASE SAVEPOINT open_proposals")
     return {str(agent_id): int(count) for agent_id, count in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRun:
+    """What a run of the agent gets now, as the used-by index keeps it beside its rows
+    (``agent_runs``, exact after every save: ``note_uses``): no expansion needed."""
+
+    embedded_bytes: int
+    broken_embeds: int
+
+    @property
+    def over_budget(self) -> bool:
+        return self.embedded_bytes > EMBED_BUDGET_BYTES
+
+
+def kept_runs(tx: Transaction) -> dict[str, KeptRun]:
+    """Every agent's kept figures, by agent, in one query."""
+    rows = tx.conn.execute("SELECT agent_id, embedded_bytes, broken FROM agent_runs")
+    return {
+        agent_id: KeptRun(int(size), 0 if broken == "[]" else len(json.loads(broken)))
+        for agent_id, size, broken in rows
+    }

@@ -31,19 +31,23 @@ from app.server.change_set_records import (
     revert_plan,
 )
 from app.server.database import Transaction
-from app.server.fleet_cache import FleetCache
+from app.server.fleet_cache import ExpandedFacts, FleetCache
 from app.server.fleet_records import (
     AgentHead,
+    KeptRun,
     LiveTask,
     agent_heads,
     expander_for,
+    kept_runs,
     live_tasks_of,
     newest_runs,
     open_proposal_counts,
+    search_heads,
 )
 from app.server.org_log import KINDS, OrgEvent
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
+from app.server.task_shapes import Shapes, keep_shapes, kept_shapes, shapes_of
 
 router = ApiRoutes()
 
@@ -64,20 +68,33 @@ def _operators_only(caller: Caller) -> None:
 @router.get("/api/org/health")
 def org_health(request: Request, caller: Caller) -> Response:
     """One row per agent: sizes, the budget, broken embeds, shape findings, open proposals,
-    the newest run and whether a run now would get another expanded Task."""
+    the newest run and whether a run now would get another expanded Task.
+
+    Answered from kept figures: the used-by index's (embedded bytes, broken embeds) and the
+    kept shape findings. Only an agent with a run is expanded (its expanded Task is compared
+    with the run's), and only a Task whose findings are not kept yet is checked; those
+    findings are kept for the next read."""
     _operators_only(caller)
     cache = fleet_cache(request)
-    with database(request).read() as tx:
+    db = database(request)
+    with db.read() as tx:
         tasks = _live(tx, cache, agent_heads(tx))
-        generation = tx.files_generation()
-        expand = expander_for(tx)
+        shapes, fresh = _shapes(tx, cache, tasks)
+        kept = kept_runs(tx)
         runs = newest_runs(tx)
         proposals = open_proposal_counts(tx)
+        generation = tx.files_generation()
+        expand = expander_for(tx)
         rows = []
         for task in tasks:
             agent = task.agent
-            facts = cache.facts(agent.id, task.hash, generation, partial(expand, task))
             run = runs.get(agent.id)
+            figures: KeptRun | ExpandedFacts | None = kept.get(agent.id)
+            text_hash = None
+            if figures is None or run is not None:
+                facts = cache.facts(agent.id, task.hash, generation, partial(expand, task))
+                figures, text_hash = facts, facts.text_hash
+            assert figures is not None
             rows.append(
                 health_row(
                     agent.id,
@@ -85,18 +102,36 @@ def org_health(request: Request, caller: Caller) -> Response:
                     agent.guild_id,
                     agent.task_version,
                     task.content,
-                    embedded_bytes=facts.embedded_bytes,
-                    over_budget=facts.over_budget,
-                    broken_embeds=facts.broken_embeds,
-                    shape=cache.shape(task.hash, task.content),
+                    embedded_bytes=figures.embedded_bytes,
+                    over_budget=figures.over_budget,
+                    broken_embeds=figures.broken_embeds,
+                    shape=shapes[task.hash],
                     open_proposals=proposals.get(agent.id, 0),
                     last_run_at=run.created_at if run else None,
                     prompt_changed_since_run=(
-                        None if run is None else run.expanded_task_hash != facts.text_hash
+                        None if run is None else run.expanded_task_hash != text_hash
                     ),
                 )
             )
+    if fresh:
+        with db.write() as tx:
+            keep_shapes(tx, fresh)
     return JsonResponse({"agents": rows})
+
+
+def _shapes(tx: Transaction, cache: FleetCache, tasks: list[LiveTask]) -> tuple[Shapes, Shapes]:
+    """Each Task's shape findings by its hash, and those of them checked just now (not kept
+    in the database yet)."""
+    hashes = {t.hash for t in tasks}
+    known = cache.shapes(hashes)
+    fresh: Shapes = {}
+    if len(known) < len(hashes):
+        kept = {h: codes for h, codes in kept_shapes(tx).items() if h in hashes}
+        known.update(kept)
+        fresh = shapes_of((t.hash, t.content) for t in tasks if t.hash not in known)
+        known.update(fresh)
+        cache.remember_shapes({**kept, **fresh})
+    return known, fresh
 
 
 def _live(tx: Transaction, cache: FleetCache, heads: list[AgentHead]) -> list[LiveTask]:
@@ -105,7 +140,7 @@ def _live(tx: Transaction, cache: FleetCache, heads: list[AgentHead]) -> list[Li
         {h.agent.id: h.hash for h in heads},
         lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
     )
-    return [LiveTask(h.agent, texts[h.agent.id][0], h.hash) for h in heads if h.agent.id in texts]
+    return [LiveTask(h.agent, texts[h.agent.id].text, h.hash) for h in heads if h.agent.id in texts]
 
 
 def fleet_cache(request: Request) -> FleetCache:
@@ -146,18 +181,19 @@ def org_search(request: Request, caller: Caller) -> Response:
             raise ApiError(404, "no such guild")
         agents = []
         if where == "task":
-            heads = agent_heads(tx, guild)
+            heads = search_heads(tx, guild)
             texts = cache.task_texts(
-                {h.agent.id: h.hash for h in heads},
+                {agent_id: task_hash for agent_id, _, task_hash in heads},
                 lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
             )
-            for head in heads:
-                text, lowered = texts[head.agent.id]
-                matches = search.lines(text, lowered)
+            lines = search.lines
+            for agent_id, name, _ in heads:
+                kept = texts[agent_id]
+                if not search.may_hit(kept.text, kept.lowered):
+                    continue
+                matches = lines(kept.text, kept.lowered, kept.starts())
                 if matches:
-                    agents.append(
-                        {"id": head.agent.id, "name": head.agent.name, "matches": matches}
-                    )
+                    agents.append({"id": agent_id, "name": name, "matches": matches})
         else:
             expand = expander_for(tx)
             generation = tx.files_generation()

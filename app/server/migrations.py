@@ -29,6 +29,7 @@ from app.server.db_schema import (
     RUNS_IN_ORDER,
     RUNS_TABLE,
     SCHEMA,
+    TASK_SHAPES_SCHEMA,
 )
 from app.server.org_log import ORG_LOG_SCHEMA
 from app.server.sql_dialect import postgres_ddl, statements
@@ -112,6 +113,7 @@ STEPS: tuple[Step, ...] = (
     Step(5, "notes' used-by and earlier texts", NOTES_SCHEMA),
     Step(6, "proposals", PROPOSALS_SCHEMA),
     Step(7, "change sets", FLEET_SCHEMA),
+    Step(8, "the fleet's kept shape findings", TASK_SHAPES_SCHEMA),
 )
 """Every step, in order; a new feature's tables go at the end as the next number."""
 

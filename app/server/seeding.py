@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.core.workspace import Workspace
-from app.server import note_uses
+from app.server import note_uses, task_shapes
 from app.server.callers import SEED_AUTHOR
 from app.server.database import Transaction, utc_now
 from app.server.db_open import Database
@@ -51,3 +51,4 @@ def seed(tx: Transaction, workspace: Workspace) -> None:
         tx.put_file(file, by=author, at=now)
     tx.uses_deferred = False
     note_uses.rebuild(tx)
+    task_shapes.fill(tx)  # the fleet's first read after the start answers from them

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.core.fleet_rows import BadPatternError, line_matches, search_pattern
 
@@ -37,3 +39,17 @@ def test_plain_search_finds_any_case_even_where_lower_casing_changes_lengths() -
     # "İ" lower-cases to two characters: the offsets of the lower-cased text would be off.
     assert search.lines("İİ CSV") == [{"line": 1, "column": 4, "text": "İİ CSV"}]
     assert search.lines("no match") == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab\n\r C", max_size=60),
+    st.text(alphabet="ab C", min_size=1, max_size=3),
+)
+def test_the_plain_search_finds_the_lines_the_pattern_finds(text: str, query: str) -> None:
+    from app.core.fleet_rows import line_starts, plain_line_matches
+
+    pattern = search_pattern(query, regex=False)
+    expected = line_matches(pattern, text)
+    assert plain_line_matches(text, text.lower(), query.lower()) == expected
+    assert plain_line_matches(text, text.lower(), query.lower(), line_starts(text)) == expected
