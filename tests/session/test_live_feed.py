@@ -22,19 +22,24 @@ from tests.server.http_calls import call, put_task
 WAIT_MS = 5_000
 
 
-@pytest.fixture
-def feed(qtbot: Any, live_server: LiveServer) -> Iterator[LiveFeed]:
-    runner = Runner()
-    client = TaskdeskClient(live_server.url, live_server.token("ann"))
-    made = LiveFeed(
+def ann_feed(
+    live_server: LiveServer, client: TaskdeskClient, runner: Runner, **kw: Any
+) -> LiveFeed:
+    return LiveFeed(
         url=live_server.url,
         token=live_server.token("ann"),
         me_id="u_ann",
         client=client,
         runner=runner,
-        reconnect_pauses=(1.5,),
-        presence_every_ms=200,
+        **kw,
     )
+
+
+@pytest.fixture
+def feed(qtbot: Any, live_server: LiveServer) -> Iterator[LiveFeed]:
+    runner = Runner()
+    client = TaskdeskClient(live_server.url, live_server.token("ann"))
+    made = ann_feed(live_server, client, runner, reconnect_pauses=(1.5,), presence_every_ms=200)
     made.start()
     qtbot.waitUntil(lambda: made.mode is LiveMode.LIVE, timeout=WAIT_MS)
     yield made
@@ -121,13 +126,7 @@ def test_a_feed_stopped_at_any_moment_ends_its_thread_and_emits_nothing_more(
     client = TaskdeskClient(live_server.url, live_server.token("ann"))
     try:
         for attempt in range(30):
-            made = LiveFeed(
-                url=live_server.url,
-                token=live_server.token("ann"),
-                me_id="u_ann",
-                client=client,
-                runner=runner,
-            )
+            made = ann_feed(live_server, client, runner)
             made.start()
             time.sleep(attempt * 0.0007)  # stop at every stage of the stream's opening
             made.stop()
