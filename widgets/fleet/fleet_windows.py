@@ -18,6 +18,8 @@ from app.core.change_plan import BadEditError, Edit, replace_edit
 from app.core.fleet_models import HealthRow
 from app.desk.change_set_flow import ChangeSetFlow
 from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
+from app.desk.member_search import LiveTaskSearch
+from app.desk.proposal_filing import ProposalFiling
 from app.desk.runner import Runner
 from widgets.fleet.audit_dialog import AuditDialog
 from widgets.fleet.change_preview import ChangePreviewDialog
@@ -89,7 +91,9 @@ class FleetWindows(QObject):
         self.edit_dialog: EditSelectedDialog | None = None
         self._signed_in: Connection | None = None  # the connection the windows were made for
 
-    def _usable(self) -> Connection | None:
+    def _usable(self, *, members_too: bool = False) -> Connection | None:
+        """The connection to use, or None having said why; ``members_too`` for what a member
+        may do as well (search the Tasks' text, file a change as proposals)."""
         connection = self._connection()
         if connection is None:
             self._say("Connect to a server first.")
@@ -97,7 +101,9 @@ class FleetWindows(QObject):
         if connection is not self._signed_in:
             self._close_all()  # they talk to the server signed in to before
             self._signed_in = connection
-        if connection.me.type != "operator":
+        if connection.me.type != "operator" and not (
+            members_too and connection.me.type == "member"
+        ):
             self._say(OPERATORS_ONLY)
             return None
         if not connection.features.agent_list:  # a spec-only server: no fleet endpoints
@@ -126,12 +132,15 @@ class FleetWindows(QObject):
         view.panel.filter.setFocus()
 
     def open_search(self) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         if self.search_dialog is None:
             guilds = {g.id: g.name for g in connection.guilds}
-            search = FleetSearch(self._runner, connection.client)
+            operator = connection.me.type == "operator"
+            # A member has no server search (operators only): the app searches the Tasks.
+            searcher = connection.client if operator else LiveTaskSearch(connection.client)
+            search = FleetSearch(self._runner, searcher)
             dialog = SearchDialog(search, self._window, guilds)
             dialog.hit_activated.connect(self._open_at)
             dialog.replace_requested.connect(self.open_replace_preview)
@@ -156,7 +165,7 @@ class FleetWindows(QObject):
     def open_replace_preview(
         self, agent_ids: list[str], find: str, replacement: str, regex: bool
     ) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         try:
@@ -175,11 +184,18 @@ class FleetWindows(QObject):
         asking.open()
 
     def open_preview(self, agent_ids: list[str], edit: Edit, title: str) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
-        dialog = ChangePreviewDialog(flow, title, self._window)
+        filing = ProposalFiling(self._runner, connection.client)
+        dialog = ChangePreviewDialog(
+            flow,
+            title,
+            self._window,
+            filing=filing,
+            can_apply=connection.me.type == "operator",
+        )
         dialog.finished.connect(lambda _: self._forget("preview_dialog"))
         self.preview_dialog = dialog
         dialog.show()
