@@ -224,7 +224,7 @@ class ChangeSetFlow(QObject):
             try:
                 return client.create_change_set(title.strip(), changes)
             except ChangeSetConflict as moved:
-                return _rebased(client, all_rows, moved.conflicts, recount), moved.message
+                return rebased_rows(client, all_rows, moved.conflicts, recount), moved.message
 
         def done(outcome: ChangeSet | tuple[list[PlanRow], str]) -> None:
             if not self._alive():
@@ -258,7 +258,7 @@ class ChangeSetFlow(QObject):
         self.failed.emit(fleet_failure(exc))
 
 
-def _rebased(
+def rebased_rows(
     client: ChangeSetClient,
     rows: list[PlanRow],
     conflicts: Sequence[tuple[str, int]],

@@ -1,5 +1,5 @@
 """The fleet's windows for the main window: View › Fleet, Search every Task, View › Audit,
-and the change-set preview a search's replace opens.
+the change-set preview a search's replace opens, and File › Move note… (a change set too).
 
 Each window gets controllers of its own, made its children, so no long-lived object keeps a
 signal connected to a window that is gone. The main window hands in what they need: the
@@ -19,6 +19,7 @@ from app.core.fleet_models import HealthRow
 from app.desk.change_set_flow import ChangeSetFlow
 from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
 from app.desk.member_search import LiveTaskSearch
+from app.desk.note_move import MovePlan, NoteMove
 from app.desk.proposal_filing import ProposalFiling
 from app.desk.runner import Runner
 from widgets.fleet.audit_dialog import AuditDialog
@@ -26,11 +27,13 @@ from widgets.fleet.change_preview import ChangePreviewDialog
 from widgets.fleet.edit_selected_dialog import EditSelectedDialog
 from widgets.fleet.fleet_panel import FleetPanel
 from widgets.fleet.search_dialog import SearchDialog
+from widgets.notes.move_note_dialog import MoveNoteDialog, MovePreviewDialog
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
 
 OPERATORS_ONLY = "The fleet is for operators: sign in as one to see every agent."
+MOVE_OPERATORS_ONLY = "Only operators can move notes: sign in as one to move it."
 
 
 class BesideTaskPlace(Protocol):
@@ -89,6 +92,8 @@ class FleetWindows(QObject):
         self.audit_dialog: AuditDialog | None = None
         self.preview_dialog: ChangePreviewDialog | None = None
         self.edit_dialog: EditSelectedDialog | None = None
+        self.move_dialog: MoveNoteDialog | None = None
+        self.move_preview: MovePreviewDialog | None = None
         self._signed_in: Connection | None = None  # the connection the windows were made for
 
     def _usable(self, *, members_too: bool = False) -> Connection | None:
@@ -201,6 +206,35 @@ class FleetWindows(QObject):
         dialog.show()
         flow.preview(agent_ids, edit)
 
+    def open_move_note(self, old_path: str = "") -> None:
+        """File › Move note…: the two paths, then the preview of the change set, then Move."""
+        signed_in = self._connection()
+        if signed_in is not None and signed_in.me.type != "operator":
+            self._say(MOVE_OPERATORS_ONLY)
+            return
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.move_dialog is not None:
+            self.move_dialog.raise_()
+            return
+        client, org = connection.client, connection.me.org_id
+        asking = MoveNoteDialog(NoteMove(self._runner, client, org), old_path, self._window)
+        self.move_dialog = asking
+
+        def planned(plan: MovePlan) -> None:
+            flow = ChangeSetFlow(self._runner, client, org)
+            move = NoteMove(self._runner, client, org)
+            preview = MovePreviewDialog(flow, move, plan, self._window)
+            preview.finished.connect(lambda _: self._forget("move_preview"))
+            self.move_preview = preview
+            preview.show()
+            flow.preview(list(plan.agent_ids), plan.edit)
+
+        asking.move_.planned.connect(planned)
+        asking.finished.connect(lambda _: self._forget("move_dialog"))
+        asking.open()
+
     def _close_all(self) -> None:
         view = self.fleet_view
         if view is not None and self._beside_task is not None:
@@ -211,6 +245,8 @@ class FleetWindows(QObject):
             "audit_dialog",
             "preview_dialog",
             "edit_dialog",
+            "move_dialog",
+            "move_preview",
         ):
             window = getattr(self, name)
             if window is not None:
