@@ -9,7 +9,7 @@ the live texts by the three-way merge and shown again (``rebased``), never writt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
@@ -64,12 +64,18 @@ class ChangeSetClient(Protocol):
 
 class NoteRecount:
     """The embedded bytes of a new Task text, expanded by the one expander with the notes as
-    the server has them (each note fetched once)."""
+    the server has them (each note fetched once), or as ``notes_as`` says they will be once
+    the change is made (a moved note at its new path)."""
 
-    def __init__(self, client: ChangeSetClient, org_id: str) -> None:
+    def __init__(
+        self,
+        client: ChangeSetClient,
+        org_id: str,
+        notes_as: Mapping[str, OrgFile | None] | None = None,
+    ) -> None:
         self._client = client
         self._org_id = org_id
-        self._notes: dict[str, OrgFile | None] = {}
+        self._notes: dict[str, OrgFile | None] = dict(notes_as or {})
 
     def _lookup(self, path: str) -> OrgFile | None:
         if path not in self._notes:
@@ -169,17 +175,24 @@ class ChangeSetFlow(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, runner: Runner, client: ChangeSetClient, org_id: str, parent: QObject | None = None
+        self,
+        runner: Runner,
+        client: ChangeSetClient,
+        org_id: str,
+        parent: QObject | None = None,
+        *,
+        notes_as: Mapping[str, OrgFile | None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._runner = runner
         self._client = client
         self._org_id = org_id
+        self._notes_as = dict(notes_as or {})  # notes as the change will leave them
         self.busy = False
         self._alive = alive_check(self)  # a closed preview drops the answers still coming
 
     def _recount(self) -> NoteRecount:
-        return NoteRecount(self._client, self._org_id)
+        return NoteRecount(self._client, self._org_id, self._notes_as)
 
     def preview(self, agent_ids: Sequence[str], edit: Edit) -> None:
         """The rows first (``preview_ready``), then each new text's shape check

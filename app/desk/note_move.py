@@ -15,7 +15,7 @@ an example) or a Task unticked in the preview keeps the old note in place, said 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -55,9 +55,16 @@ class MovingClient(ChangeSetClient, Protocol):
 class NoteRewrite:
     """A note whose own text embeds the moved one (a run inlines it at hop 1)."""
 
-    display_path: str
-    version: int
+    file: OrgFile  # as it is now
     text: str  # with the embeds rewritten
+
+    @property
+    def display_path(self) -> str:
+        return self.file.display_path
+
+    @property
+    def version(self) -> int:
+        return self.file.version
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,17 @@ class MovePlan:
     @property
     def title(self) -> str:
         return f"Move {self.old.display_path} to {self.new_path}"[:200]
+
+    def notes_after(self) -> dict[str, OrgFile | None]:
+        """The notes as the move leaves them, for counting the budget after it: the note at
+        its new path, and the notes whose embeds it rewrites with their new texts."""
+        moved = replace(
+            self.old, display_path=self.new_path, text=self.edit(self.old.text or ""), version=1
+        )
+        after: dict[str, OrgFile | None] = {self.new_path: moved}
+        for note in self.notes:
+            after[note.display_path] = replace(note.file, text=note.text)
+        return after
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +144,7 @@ def _plan(client: MovingClient, old_path: str, new_path: str, org_id: str) -> Mo
         doc = client.note_doc(path)
         rewritten = edit(doc.text)
         if rewritten != doc.text:
-            notes.append(NoteRewrite(path, doc.version, rewritten))
+            notes.append(NoteRewrite(doc.file, rewritten))
     tasks = {t.agent_id: t.content for t in live_texts(client, list(agent_ids))}
     fenced = tuple(a for a in agent_ids if fenced_embeds(tasks.get(a, ""), old_path))
     return MovePlan(old, new_path, agent_ids, tuple(notes), fenced)
@@ -184,7 +202,12 @@ def _move(
                 "Move again to finish.",
                 again=True,
             )
-    tasks = f"{len(made.versions):,} Tasks rewritten as one change set" if made else "no Task"
+    count = len(made.versions) if made else 0
+    tasks = (
+        "no Task rewritten"
+        if not count
+        else f"{count:,} Task{'' if count == 1 else 's'} rewritten as one change set"
+    )
     failed_notes = []
     for note in plan.notes:
         try:
@@ -221,7 +244,8 @@ def _move(
             f"The note is at {new} and {tasks}, but the old note at {old} could not be "
             f"deleted: {failure_text(exc)}",
         )
-    notes = f", {len(plan.notes):,} notes rewritten" if plan.notes else ""
+    some = len(plan.notes)
+    notes = f", {some:,} note{'' if some == 1 else 's'} rewritten" if some else ""
     return MoveOutcome(
         made, True, f"Moved {old} to {new}: {tasks}{notes}. The note starts again at version 1."
     )
@@ -259,7 +283,7 @@ class NoteMove(QObject):
     def move(self, plan: MovePlan, rows: Sequence[PlanRow]) -> None:
         client, all_rows = self._client, list(rows)
         made_new = self._made_new == plan.new_path
-        recount = NoteRecount(client, self._org_id)
+        recount = NoteRecount(client, self._org_id, plan.notes_after())
 
         def step() -> MoveOutcome | MoveRebased:
             return _move(client, plan, all_rows, made_new, recount)

@@ -44,7 +44,7 @@ def _plan(qtbot, runner: Runner, client: TaskdeskClient, new_path: str) -> MoveN
 
 def _preview(qtbot, runner: Runner, client: TaskdeskClient, asking: MoveNoteDialog):
     assert asking.plan is not None, asking.problem.text()
-    flow = ChangeSetFlow(runner, client, "o_acme")
+    flow = ChangeSetFlow(runner, client, "o_acme", notes_as=asking.plan.notes_after())
     preview = MovePreviewDialog(flow, NoteMove(runner, client, "o_acme"), asking.plan)
     qtbot.addWidget(preview)
     preview.show()
@@ -89,6 +89,11 @@ def test_a_moved_note_leaves_every_expanded_task_equal_but_for_its_path(
     assert sorted(r.agent_id for r in preview.model.rows) == [a for a in IDS if a != "a_004"]
     assert f"The embeds in {HANDBOOK} are rewritten too" in preview.summary.text()
     assert "stays the same but for the path attribute." in preview.summary.text()
+    # The budget after counts the note at its new path (and the handbook as rewritten).
+    rows = {r.agent_id: r for r in preview.model.rows}
+    assert rows["a_000"].embedded_after == rows["a_000"].embedded_before > 0
+    grown = len(MOVED) - len(RULES)
+    assert rows["a_002"].embedded_after == rows["a_002"].embedded_before + grown
     _move(qtbot, preview)
     outcome = preview.outcome
     assert outcome is not None and outcome.deleted, preview.status.text()

@@ -176,6 +176,9 @@ class ChangePreviewDialog(QDialog):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.horizontalHeader().setStretchLastSection(True)
+        # Wide enough for each title: sizing to the contents would measure every row.
+        for column, width in enumerate((240, 190, 230, 130)):
+            self.table.setColumnWidth(column, width)
         self.table.verticalHeader().setVisible(False)
         self.diff = QPlainTextEdit(self)
         self.diff.setReadOnly(True)
@@ -185,6 +188,7 @@ class ChangePreviewDialog(QDialog):
         splitter.addWidget(self.table)
         splitter.addWidget(self.diff)
         self.status = plain_label("Building the preview…", self)
+        self.status.setWordWrap(True)  # a move's outcome is a long sentence
         self.apply_button = QPushButton("&Apply", self)
         self.apply_button.setEnabled(False)
         self.revert_button = QPushButton("&Revert change set", self)

@@ -223,7 +223,7 @@ class FleetWindows(QObject):
         self.move_dialog = asking
 
         def planned(plan: MovePlan) -> None:
-            flow = ChangeSetFlow(self._runner, client, org)
+            flow = ChangeSetFlow(self._runner, client, org, notes_as=plan.notes_after())
             move = NoteMove(self._runner, client, org)
             preview = MovePreviewDialog(flow, move, plan, self._window)
             preview.finished.connect(lambda _: self._forget("move_preview"))

@@ -79,9 +79,16 @@ class MoveNoteDialog(QDialog):
 
 def plan_summary(plan: MovePlan) -> str:
     """What the preview says above its rows: who, which notes, what stays as written."""
+    count = len(plan.agent_ids)
+    tasks = (
+        "No Task embeds"
+        if not count
+        else "1 Task embeds"
+        if count == 1
+        else f"{count:,} Tasks embed"
+    )
     said = [
-        f"{len(plan.agent_ids):,} Tasks embed {plan.old.display_path}; "
-        "the rows below are the ones whose embeds are rewritten."
+        f"{tasks} {plan.old.display_path}; the rows below are the ones whose embeds are rewritten."
     ]
     if plan.notes:
         said.append(
