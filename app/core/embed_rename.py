@@ -14,7 +14,7 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 
 from app.core.change_plan import BadEditError, Edit
-from app.core.expander import EMBED_RE, embed_path
+from app.core.expander import EMBED_RE, element_name, embed_path, level_of
 from app.core.task_outline import line_starts
 
 
@@ -74,3 +74,37 @@ def fenced_embeds(text: str, path: str) -> int:
         for m in EMBED_RE.finditer(text)
         if embed_path(m.group(1)) == path and _inside(m.start(), spans)
     )
+
+
+def new_path_problem(old_path: str, new_path: str, org_id: str) -> str:
+    """The one sentence that keeps a move from starting, or "" (the server checks again)."""
+    new_path = new_path.strip()
+    if not new_path:
+        return "Give the path to move the note to."
+    if new_path == old_path.strip():
+        return "The new path is the note's path: nothing would move."
+    if not new_path.startswith(f"org/{org_id}/"):
+        return f"The new path must be inside the org: it starts with org/{org_id}/."
+    segments = new_path.split("/")
+    if any(s in ("", ".", "..") for s in segments) or "\\" in new_path:
+        return "The new path has an empty, “.” or “..” part: give a plain path inside the org."
+    if "[" in new_path or "]" in new_path:
+        return "A note's path cannot hold “[” or “]”: an embed could not name it."
+    if not new_path.lower().endswith(".md"):
+        return "A note's path ends in “.md”."
+    if len(segments) == 5 and segments[2] == "agents" and segments[4] == "task.md":
+        return "That path is an agent's Task, not a note."
+    return ""
+
+
+def wrapper_change(old_path: str, new_path: str) -> str:
+    """What besides the path attribute a run's prompt shows differently after the move."""
+    said = []
+    before, after = element_name(old_path), element_name(new_path)
+    if before != after:
+        said.append(f"the element that wraps it is named <{after}> instead of <{before}>")
+    if level_of(old_path) != level_of(new_path):
+        said.append(f"its level is {level_of(new_path)} instead of {level_of(old_path)}")
+    if not said:
+        return "Each prompt stays the same but for the path attribute."
+    return "Each prompt stays the same but for the path attribute, and " + " and ".join(said) + "."

@@ -9,7 +9,7 @@ the live texts by the three-way merge and shown again (``rebased``), never writt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
@@ -26,7 +26,7 @@ from app.core.change_plan import (
 )
 from app.core.expander import expand_embeds, task_display_path
 from app.core.fleet_models import ChangeSet, HealthRow, LiveTaskText, PlannedTaskChange
-from app.core.models import OrgFile, Reader, TaskDoc
+from app.core.models import AgentRow, OrgFile, Reader, TaskDoc
 from app.desk.fleet_desk import fleet_failure
 from app.desk.qobject_alive import alive_check
 from app.desk.runner import Runner
@@ -36,10 +36,20 @@ READ_THREADS = 4
 more threads only fight the GUI thread for the interpreter."""
 
 
+class TaskListReader(Protocol):
+    """What reading many live Tasks needs of ``TaskdeskClient``."""
+
+    def get_task(self, agent_id: str) -> TaskDoc: ...
+
+    def live_tasks(self, agent_ids: list[str]) -> list[LiveTaskText]: ...
+
+
 class ChangeSetClient(Protocol):
     """What a change set needs of ``TaskdeskClient``."""
 
     def org_health(self) -> list[HealthRow]: ...
+
+    def agents(self) -> list[AgentRow]: ...
 
     def get_task(self, agent_id: str) -> TaskDoc: ...
 
@@ -54,12 +64,18 @@ class ChangeSetClient(Protocol):
 
 class NoteRecount:
     """The embedded bytes of a new Task text, expanded by the one expander with the notes as
-    the server has them (each note fetched once)."""
+    the server has them (each note fetched once), or as ``notes_as`` says they will be once
+    the change is made (a moved note at its new path)."""
 
-    def __init__(self, client: ChangeSetClient, org_id: str) -> None:
+    def __init__(
+        self,
+        client: ChangeSetClient,
+        org_id: str,
+        notes_as: Mapping[str, OrgFile | None] | None = None,
+    ) -> None:
         self._client = client
         self._org_id = org_id
-        self._notes: dict[str, OrgFile | None] = {}
+        self._notes: dict[str, OrgFile | None] = dict(notes_as or {})
 
     def _lookup(self, path: str) -> OrgFile | None:
         if path not in self._notes:
@@ -82,7 +98,7 @@ class NoteRecount:
         return expansion.embedded_bytes
 
 
-def _live_texts(client: ChangeSetClient, agent_ids: list[str]) -> list[LiveTaskText]:
+def live_texts(client: TaskListReader, agent_ids: list[str]) -> list[LiveTaskText]:
     """In a few requests where the server can (EXTENSION), else one Task at a time."""
     from app.client.errors import NotFound
 
@@ -94,11 +110,22 @@ def _live_texts(client: ChangeSetClient, agent_ids: list[str]) -> list[LiveTaskT
         return [LiveTaskText(d.agent_id, d.version, d.content) for d in docs]
 
 
-def read_tasks(client: ChangeSetClient, agent_ids: Sequence[str]) -> list[TaskAsIs]:
-    """Each agent's live Task with its embedded bytes (from the fleet's health rows)."""
-    health = {row.id: row for row in client.org_health()}
+def read_tasks(
+    client: ChangeSetClient, agent_ids: Sequence[str], recount: NoteRecount | None = None
+) -> list[TaskAsIs]:
+    """Each agent's live Task with its embedded bytes (from the fleet's health rows). A member
+    has no health rows (operators only): the bytes are then counted here by ``recount``, from
+    the notes the member may read."""
+    from app.client.errors import OperatorsOnly
+
+    try:
+        health = {row.id: row for row in client.org_health()}
+    except OperatorsOnly:
+        if recount is None:
+            raise
+        return _read_as_member(client, agent_ids, recount)
     wanted = [a for a in agent_ids if a in health]
-    texts = {t.agent_id: t for t in _live_texts(client, wanted)}
+    texts = {t.agent_id: t for t in live_texts(client, wanted)}
     return [
         TaskAsIs(
             a,
@@ -115,6 +142,28 @@ def read_tasks(client: ChangeSetClient, agent_ids: Sequence[str]) -> list[TaskAs
     ]
 
 
+def _read_as_member(
+    client: ChangeSetClient, agent_ids: Sequence[str], recount: NoteRecount
+) -> list[TaskAsIs]:
+    agents = {a.id: a for a in client.agents()}
+    wanted = [a for a in agent_ids if a in agents]
+    found = []
+    for text in live_texts(client, wanted):
+        agent = agents[text.agent_id]
+        bare = TaskAsIs(agent.id, agent.name, agent.guild_id, text.version, text.content, 0)
+        found.append(
+            TaskAsIs(
+                agent.id,
+                agent.name,
+                agent.guild_id,
+                text.version,
+                text.content,
+                recount(bare, text.content),
+            )
+        )
+    return found
+
+
 class ChangeSetFlow(QObject):
     """The preview's controller; every outcome is a signal, every failure one sentence."""
 
@@ -126,17 +175,24 @@ class ChangeSetFlow(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, runner: Runner, client: ChangeSetClient, org_id: str, parent: QObject | None = None
+        self,
+        runner: Runner,
+        client: ChangeSetClient,
+        org_id: str,
+        parent: QObject | None = None,
+        *,
+        notes_as: Mapping[str, OrgFile | None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._runner = runner
         self._client = client
         self._org_id = org_id
+        self._notes_as = dict(notes_as or {})  # notes as the change will leave them
         self.busy = False
         self._alive = alive_check(self)  # a closed preview drops the answers still coming
 
     def _recount(self) -> NoteRecount:
-        return NoteRecount(self._client, self._org_id)
+        return NoteRecount(self._client, self._org_id, self._notes_as)
 
     def preview(self, agent_ids: Sequence[str], edit: Edit) -> None:
         """The rows first (``preview_ready``), then each new text's shape check
@@ -144,7 +200,7 @@ class ChangeSetFlow(QObject):
         client, ids, recount = self._client, list(agent_ids), self._recount()
 
         def build() -> list[PlanRow]:
-            return build_plan(read_tasks(client, ids), edit, recount, check_shapes=False)
+            return build_plan(read_tasks(client, ids, recount), edit, recount, check_shapes=False)
 
         def checked(shapes: dict[str, tuple[str, ...]]) -> None:
             if self._alive():
@@ -181,7 +237,7 @@ class ChangeSetFlow(QObject):
             try:
                 return client.create_change_set(title.strip(), changes)
             except ChangeSetConflict as moved:
-                return _rebased(client, all_rows, moved.conflicts, recount), moved.message
+                return rebased_rows(client, all_rows, moved.conflicts, recount), moved.message
 
         def done(outcome: ChangeSet | tuple[list[PlanRow], str]) -> None:
             if not self._alive():
@@ -215,7 +271,7 @@ class ChangeSetFlow(QObject):
         self.failed.emit(fleet_failure(exc))
 
 
-def _rebased(
+def rebased_rows(
     client: ChangeSetClient,
     rows: list[PlanRow],
     conflicts: Sequence[tuple[str, int]],

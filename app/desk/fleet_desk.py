@@ -27,14 +27,19 @@ NO_FLEET = (
 )
 
 
-class FleetClient(Protocol):
-    """What the fleet's reads need of ``TaskdeskClient``."""
-
-    def org_health(self) -> list[HealthRow]: ...
+class Searcher(Protocol):
+    """What a search needs: ``TaskdeskClient`` (the server's), or a member's
+    ``LiveTaskSearch`` (app.desk.member_search)."""
 
     def search(
         self, query: str, *, in_prompt: bool = ..., regex: bool = ..., guild_id: str | None = ...
     ) -> list[AgentMatches]: ...
+
+
+class FleetClient(Searcher, Protocol):
+    """What the fleet's reads need of ``TaskdeskClient``."""
+
+    def org_health(self) -> list[HealthRow]: ...
 
     def audit(
         self,
@@ -97,7 +102,7 @@ class FleetSearch(_NewestWins):
 
     found = Signal(object)
 
-    def __init__(self, runner: Runner, client: FleetClient, parent: QObject | None = None) -> None:
+    def __init__(self, runner: Runner, client: Searcher, parent: QObject | None = None) -> None:
         super().__init__(runner, parent)
         self._client = client
 

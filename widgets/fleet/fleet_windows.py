@@ -1,5 +1,5 @@
 """The fleet's windows for the main window: View › Fleet, Search every Task, View › Audit,
-and the change-set preview a search's replace opens.
+the change-set preview a search's replace opens, and File › Move note… (a change set too).
 
 Each window gets controllers of its own, made its children, so no long-lived object keeps a
 signal connected to a window that is gone. The main window hands in what they need: the
@@ -18,17 +18,22 @@ from app.core.change_plan import BadEditError, Edit, replace_edit
 from app.core.fleet_models import HealthRow
 from app.desk.change_set_flow import ChangeSetFlow
 from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
+from app.desk.member_search import LiveTaskSearch
+from app.desk.note_move import MovePlan, NoteMove
+from app.desk.proposal_filing import ProposalFiling
 from app.desk.runner import Runner
 from widgets.fleet.audit_dialog import AuditDialog
 from widgets.fleet.change_preview import ChangePreviewDialog
 from widgets.fleet.edit_selected_dialog import EditSelectedDialog
 from widgets.fleet.fleet_panel import FleetPanel
 from widgets.fleet.search_dialog import SearchDialog
+from widgets.notes.move_note_dialog import MoveNoteDialog, MovePreviewDialog
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
 
 OPERATORS_ONLY = "The fleet is for operators: sign in as one to see every agent."
+MOVE_OPERATORS_ONLY = "Only operators can move notes: sign in as one to move it."
 
 
 class BesideTaskPlace(Protocol):
@@ -87,9 +92,13 @@ class FleetWindows(QObject):
         self.audit_dialog: AuditDialog | None = None
         self.preview_dialog: ChangePreviewDialog | None = None
         self.edit_dialog: EditSelectedDialog | None = None
+        self.move_dialog: MoveNoteDialog | None = None
+        self.move_preview: MovePreviewDialog | None = None
         self._signed_in: Connection | None = None  # the connection the windows were made for
 
-    def _usable(self) -> Connection | None:
+    def _usable(self, *, members_too: bool = False) -> Connection | None:
+        """The connection to use, or None having said why; ``members_too`` for what a member
+        may do as well (search the Tasks' text, file a change as proposals)."""
         connection = self._connection()
         if connection is None:
             self._say("Connect to a server first.")
@@ -97,7 +106,9 @@ class FleetWindows(QObject):
         if connection is not self._signed_in:
             self._close_all()  # they talk to the server signed in to before
             self._signed_in = connection
-        if connection.me.type != "operator":
+        if connection.me.type != "operator" and not (
+            members_too and connection.me.type == "member"
+        ):
             self._say(OPERATORS_ONLY)
             return None
         if not connection.features.agent_list:  # a spec-only server: no fleet endpoints
@@ -126,12 +137,15 @@ class FleetWindows(QObject):
         view.panel.filter.setFocus()
 
     def open_search(self) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         if self.search_dialog is None:
             guilds = {g.id: g.name for g in connection.guilds}
-            search = FleetSearch(self._runner, connection.client)
+            operator = connection.me.type == "operator"
+            # A member has no server search (operators only): the app searches the Tasks.
+            searcher = connection.client if operator else LiveTaskSearch(connection.client)
+            search = FleetSearch(self._runner, searcher)
             dialog = SearchDialog(search, self._window, guilds)
             dialog.hit_activated.connect(self._open_at)
             dialog.replace_requested.connect(self.open_replace_preview)
@@ -156,7 +170,7 @@ class FleetWindows(QObject):
     def open_replace_preview(
         self, agent_ids: list[str], find: str, replacement: str, regex: bool
     ) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         try:
@@ -175,15 +189,51 @@ class FleetWindows(QObject):
         asking.open()
 
     def open_preview(self, agent_ids: list[str], edit: Edit, title: str) -> None:
-        connection = self._usable()
+        connection = self._usable(members_too=True)
         if connection is None:
             return
         flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
-        dialog = ChangePreviewDialog(flow, title, self._window)
+        filing = ProposalFiling(self._runner, connection.client)
+        dialog = ChangePreviewDialog(
+            flow,
+            title,
+            self._window,
+            filing=filing,
+            can_apply=connection.me.type == "operator",
+        )
         dialog.finished.connect(lambda _: self._forget("preview_dialog"))
         self.preview_dialog = dialog
         dialog.show()
         flow.preview(agent_ids, edit)
+
+    def open_move_note(self, old_path: str = "") -> None:
+        """File › Move note…: the two paths, then the preview of the change set, then Move."""
+        signed_in = self._connection()
+        if signed_in is not None and signed_in.me.type != "operator":
+            self._say(MOVE_OPERATORS_ONLY)
+            return
+        connection = self._usable()
+        if connection is None:
+            return
+        if self.move_dialog is not None:
+            self.move_dialog.raise_()
+            return
+        client, org = connection.client, connection.me.org_id
+        asking = MoveNoteDialog(NoteMove(self._runner, client, org), old_path, self._window)
+        self.move_dialog = asking
+
+        def planned(plan: MovePlan) -> None:
+            flow = ChangeSetFlow(self._runner, client, org, notes_as=plan.notes_after())
+            move = NoteMove(self._runner, client, org)
+            preview = MovePreviewDialog(flow, move, plan, self._window)
+            preview.finished.connect(lambda _: self._forget("move_preview"))
+            self.move_preview = preview
+            preview.show()
+            flow.preview(list(plan.agent_ids), plan.edit)
+
+        asking.move_.planned.connect(planned)
+        asking.finished.connect(lambda _: self._forget("move_dialog"))
+        asking.open()
 
     def _close_all(self) -> None:
         view = self.fleet_view
@@ -195,6 +245,8 @@ class FleetWindows(QObject):
             "audit_dialog",
             "preview_dialog",
             "edit_dialog",
+            "move_dialog",
+            "move_preview",
         ):
             window = getattr(self, name)
             if window is not None:

@@ -55,6 +55,10 @@ class WindowActions(QObject):
         self.find = self._action("&Find…", "find", QKeySequence(QKeySequence.StandardKey.Find))
         self.open_note = self._action("Open &note…", None)
         self.open_note.setToolTip("Open a note in its editor: who uses it, and what an edit does")
+        self.move_note = self._action("&Move note…", None)
+        self.move_note.setToolTip(
+            "Rename or move a note: every embed of it rewritten as one change set, previewed first"
+        )
         self.move_to_note = self._action("&Move to a note…", None)
         self.move_to_note.setToolTip(
             "Move the selected text into a new note, embedded where it was"
@@ -151,6 +155,7 @@ class WindowActions(QObject):
         file_menu.addAction(self.discard)
         file_menu.addAction(self.local_history)
         file_menu.addAction(self.open_note)
+        file_menu.addAction(self.move_note)
         file_menu.addAction(self.propose)
         file_menu.addSeparator()
         file_menu.addAction(self.connect_server)

@@ -189,6 +189,7 @@ class MainWindow(QMainWindow):
         self.actions_.fleet.triggered.connect(lambda: self.fleet_windows.open_fleet())
         self.actions_.search_every_task.triggered.connect(lambda: self.fleet_windows.open_search())
         self.actions_.audit.triggered.connect(lambda: self.fleet_windows.open_audit())
+        self.actions_.move_note.triggered.connect(lambda: self.fleet_windows.open_move_note())
         for action in self.actions_.task_actions():
             action.setEnabled(False)
         self.statusBar().showMessage("Starting…")
