@@ -1,10 +1,13 @@
 """One note open for editing: load, save at the version read, and a conflict merged.
 
 The note's own session, beside the Task's ``TaskSession``: a note has a version, earlier
-texts, drafts kept on disk (``note_drafts``) and the same three-way merge
-(``app.core.merge``), but no offline saves (docs/NOTES.md, "Not there yet"). A save someone
-else beat is merged at once: a clean merge comes back as the new text to check and save
-again; conflicts come back written out between markers, nothing lost either way.
+texts, drafts kept on disk (``note_drafts``), the same three-way merge (``app.core.merge``)
+and the Task's offline saves: a save the server can't take now (unreachable, overloaded,
+rate-limited: ``session_steps.is_connection_trouble``) is owed, its text kept as the draft,
+and sent again on the Task's ``RetryBackoff`` (1, 2, 4 … s, the server's Retry-After first)
+or at once with ``retry_now``, on the version it was typed on. A save someone else beat is
+merged at once: a clean merge comes back as the new text to check and save again; conflicts
+come back written out between markers, nothing lost either way.
 """
 
 from __future__ import annotations
@@ -12,15 +15,18 @@ from __future__ import annotations
 import enum
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from app.client.errors import NotFound, VersionConflict
 from app.core.merge import MarkerLabels, merge_texts
 from app.core.models import Me
 from app.core.note_uses import NoteDoc
+from app.desk import session_messages as say
 from app.desk.failures import failure_text
 from app.desk.note_drafts import NoteDrafts
+from app.desk.retry_backoff import RetryBackoff
 from app.desk.runner import Runner
+from app.desk.session_steps import is_connection_trouble, retry_after
 from app.store.records import Draft
 
 DELETED_WHILE_OPEN = (
@@ -44,6 +50,7 @@ class NotePhase(enum.Enum):
     LOADING = "loading"
     EDITING = "editing"
     SAVING = "saving"
+    OWED = "owed"  # a save the server could not take yet: sent again when it is back
     GONE = "gone"  # deleted on the server while open
 
 
@@ -65,6 +72,8 @@ class NoteSession(QObject):
     save_failed = Signal(str)
     gone = Signal(str)  # the note was deleted while open: the sentence
     draft_found = Signal(str, int)  # unsaved edits kept from before, the version they were on
+    owed = Signal(str)  # the server can't take the save now: the sentence (it is sent later)
+    preview_ready = Signal(str)  # the rendered text of ``render_preview``'s newest text
 
     def __init__(
         self,
@@ -75,6 +84,7 @@ class NoteSession(QObject):
         parent: QObject | None = None,
         *,
         drafts: NoteDrafts | None = None,
+        backoff: RetryBackoff | None = None,
     ) -> None:
         super().__init__(parent)
         self._drafts = drafts
@@ -85,6 +95,13 @@ class NoteSession(QObject):
         self.display_path = display_path
         self.phase = NotePhase.LOADING
         self.doc: NoteDoc | None = None  # the live note as last read or saved (the base)
+        self._backoff = backoff or RetryBackoff()
+        self._owed: tuple[str, str | None] | None = None  # (text, title) of the save owed
+        self._retry = QTimer(self)
+        self._retry.setSingleShot(True)
+        self._retry.setTimerType(Qt.TimerType.PreciseTimer)  # a Retry-After is to the second
+        self._retry.timeout.connect(self.retry_now)
+        self._preview_asked = 0  # the newest render asked: an older one finishing is dropped
 
     def load(self) -> None:
         self.phase = NotePhase.LOADING
@@ -134,24 +151,45 @@ class NoteSession(QObject):
         else:
             self.merged.emit(result.marked(MarkerLabels()).text, doc.version, result.unresolved)
 
+    @property
+    def save_owed(self) -> bool:
+        return self.phase is NotePhase.OWED
+
     def save(self, text: str, title: str | None = None) -> None:
-        """Save ``text`` at the version last read; a conflict is merged (``merged``)."""
-        base = self.doc
-        if base is None or self.phase is not NotePhase.EDITING:
+        """Save ``text`` at the version last read; a conflict is merged (``merged``). While a
+        save is owed, ``text`` replaces it and goes out at once."""
+        if self.phase is NotePhase.OWED:
+            self._owed = (text, title)
+            self.retry_now()
             return
+        if self.doc is None or self.phase is not NotePhase.EDITING:
+            return
+        self._put(text, title)
+
+    def retry_now(self) -> None:
+        """Send the owed save now (the server may be back); nothing when none is owed."""
+        owed = self._owed
+        if self.phase is not NotePhase.OWED or owed is None:
+            return
+        self._retry.stop()
+        self._put(*owed)
+
+    def _put(self, text: str, title: str | None) -> None:
+        base = self.doc
+        assert base is not None
         self.phase = NotePhase.SAVING
 
         def put() -> NoteDoc:
             return self._client.put_note(self.display_path, text, base.version, title)
 
         def done(doc: NoteDoc) -> None:
-            self.doc = doc
-            self.phase = NotePhase.EDITING
-            if self._drafts is not None:
-                self._drafts.drop(self.display_path, text)
-            self.saved.emit(doc)
+            self._landed(doc, text)
 
         def failed(exc: BaseException) -> None:
+            if is_connection_trouble(exc):
+                self._owe(text, title, exc)
+                return
+            self._settled()
             if isinstance(exc, VersionConflict):
                 self._merge(base, text)
             elif isinstance(exc, NotFound):
@@ -163,9 +201,55 @@ class NoteSession(QObject):
 
         self._runner.submit(put, on_done=done, on_error=failed)
 
+    def _landed(self, doc: NoteDoc, text: str) -> None:
+        self._settled()
+        self.doc = doc
+        self.phase = NotePhase.EDITING
+        if self._drafts is not None:
+            self._drafts.drop(self.display_path, text)
+        self.saved.emit(doc)
+
+    def _owe(self, text: str, title: str | None, exc: BaseException) -> None:
+        """The server can't take it now: keep the text on disk and try again later."""
+        self.phase = NotePhase.OWED
+        self._owed = (text, title)
+        self.keep_draft(text)  # a quit or a crash before the server is back loses nothing
+        wait, self._backoff = self._backoff.next(retry_after(exc))
+        self._retry.start(round(wait * 1000))
+        self.owed.emit(say.saving_offline(exc).text)
+
+    def _settled(self) -> None:
+        """The server answered: nothing is owed, the next spell starts from the first wait."""
+        self._owed = None
+        self._retry.stop()
+        self._backoff = self._backoff.reset()
+
+    def render_preview(self, text: str) -> None:
+        """``text`` rendered as the note's preview shows a note, on the runner (the newest
+        asked wins); ``preview_ready`` gives the sanitised HTML."""
+        self._preview_asked += 1
+        asked = self._preview_asked
+
+        def render() -> str:
+            from app.render import render_markdown  # on the runner: it loads on first use
+
+            return render_markdown(text)
+
+        def done(html: str) -> None:
+            if asked == self._preview_asked:
+                self.preview_ready.emit(html)
+
+        def failed(exc: BaseException) -> None:
+            if asked == self._preview_asked:
+                self.save_failed.emit(failure_text(exc))
+
+        self._runner.submit(render, on_done=done, on_error=failed)
+
     def _merge(self, base: NoteDoc, mine: str) -> None:
         def fetch_and_merge() -> tuple[NoteDoc, str, int]:
             live = self._client.note_doc(self.display_path)
+            if live.text == mine:  # an owed save that landed though its answer was lost
+                return live, mine, -1
             result = merge_texts(base.text, live.text, mine)
             if result.is_clean and result.text is not None:
                 return live, result.text, 0
@@ -174,6 +258,9 @@ class NoteSession(QObject):
 
         def done(found: tuple[NoteDoc, str, int]) -> None:
             live, text, conflicts = found
+            if conflicts < 0:
+                self._landed(live, text)
+                return
             self.doc = live  # the new base: the next save goes at the live version
             self.phase = NotePhase.EDITING
             self.merged.emit(text, live.version, conflicts)

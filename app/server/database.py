@@ -374,11 +374,20 @@ class Transaction:
         version = old[0] + 1 if old else file.version
         access = json.dumps([{"principal": e.principal, "role": e.role} for e in file.access])
         self.conn.execute(
-            "INSERT INTO files (display_path, kind, title, text, version, access, deleted_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (display_path) DO UPDATE SET"
-            " kind = excluded.kind, title = excluded.title, text = excluded.text,"
-            " version = excluded.version, access = excluded.access, deleted_at = NULL",
-            (file.display_path, file.kind, file.title, file.text, version, access),
+            "INSERT INTO files (display_path, kind, title, text, size, version, access,"
+            " deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (display_path) DO UPDATE"
+            " SET kind = excluded.kind, title = excluded.title, text = excluded.text,"
+            " size = excluded.size, version = excluded.version, access = excluded.access,"
+            " deleted_at = NULL",
+            (
+                file.display_path,
+                file.kind,
+                file.title,
+                file.text,
+                note_uses.stored_size(file.text),
+                version,
+                access,
+            ),
         )
         self._file_change(file.display_path, "put", version, file.text or "", when, by)
         self._files_changed()

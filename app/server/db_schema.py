@@ -62,8 +62,9 @@ CREATE TABLE IF NOT EXISTS file_changes (
 
 NOTES_SCHEMA = """
 -- Notes with their blast radius: the used-by index (app/server/note_uses.py) and a note's
--- kept earlier texts (app/server/note_revisions.py). agent_runs: each run's embedded bytes and
--- broken embeds now, kept with the index (the impact's "before").
+-- kept earlier texts (app/server/note_revisions.py). agent_runs: each run's broken embeds now,
+-- kept with the index (the impact's "before"; its embedded bytes were kept here too until
+-- NOTE_SAVES_SCHEMA: they are summed from the index and files.size on reading).
 CREATE TABLE IF NOT EXISTS note_uses (
     agent_id TEXT NOT NULL,
     display_path TEXT NOT NULL,
@@ -87,6 +88,29 @@ CREATE TABLE IF NOT EXISTS note_revisions (
     replaced_at TEXT NOT NULL,
     replaced_by_name TEXT NOT NULL,
     PRIMARY KEY (display_path, version)
+);
+"""
+
+NOTE_SAVES_SCHEMA = """
+-- A note save that keeps its embeds changes no row of the index, so nothing is written per
+-- agent (app/server/note_uses.py): a run's embedded bytes are summed from the index and each
+-- note's size (its text's UTF-8 bytes, kept with the text) when read, and the agents a save
+-- of the note changes, which its log row lists, are kept per note and kind of edit, valid
+-- while the note's rows keep their version.
+ALTER TABLE agent_runs DROP COLUMN embedded_bytes;
+ALTER TABLE files ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+-- The sum reads each inlined note's size from here, never the pages of its text.
+CREATE INDEX IF NOT EXISTS files_sizes ON files (display_path, deleted_at, size);
+CREATE TABLE IF NOT EXISTS note_use_versions (
+    display_path TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS note_changed_agents (
+    display_path TEXT NOT NULL,
+    edit TEXT NOT NULL,
+    uses_version INTEGER NOT NULL,
+    agent_ids TEXT NOT NULL,
+    PRIMARY KEY (display_path, edit)
 );
 """
 

@@ -11,6 +11,7 @@ from app.core.expander import Expansion, expand_embeds, task_display_path
 from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.models import OrgFile, Reader, sha256_hex
 from app.server.database import AgentRecord, Transaction
+from app.server.note_uses import INLINE_SIZES
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,9 +177,14 @@ class KeptRun:
 
 
 def kept_runs(tx: Transaction) -> dict[str, KeptRun]:
-    """Every agent's kept figures, by agent, in one query."""
-    rows = tx.conn.execute("SELECT agent_id, embedded_bytes, broken FROM agent_runs")
+    """Every agent's kept figures, by agent, in two queries: the broken embeds kept beside
+    the index, and the embedded bytes summed from the index's ``inline`` rows and the notes'
+    kept sizes (a run inlines each note once: ``note_uses.runs_now``, for the whole org)."""
+    sizes = dict(tx.conn.execute(INLINE_SIZES + " GROUP BY u.agent_id"))
+    rows = tx.conn.execute("SELECT agent_id, broken FROM agent_runs")
     return {
-        agent_id: KeptRun(int(size), 0 if broken == "[]" else len(json.loads(broken)))
-        for agent_id, size, broken in rows
+        agent_id: KeptRun(
+            int(sizes.get(agent_id) or 0), 0 if broken == "[]" else len(json.loads(broken))
+        )
+        for agent_id, broken in rows
     }

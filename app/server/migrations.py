@@ -23,6 +23,7 @@ from app.core.models import sha256_hex
 from app.server.db_records import DatabaseError, utc_now
 from app.server.db_schema import (
     FLEET_SCHEMA,
+    NOTE_SAVES_SCHEMA,
     NOTES_SCHEMA,
     PRESENCE_SCHEMA,
     PROPOSALS_SCHEMA,
@@ -81,6 +82,15 @@ def _hash_tokens(conn: Connection, dialect: str) -> None:
             )
 
 
+def _file_sizes(conn: Connection, dialect: str) -> None:
+    """Files made before their size was kept get it, counted as the budget counts it."""
+    from app.server.note_uses import stored_size
+
+    rows = conn.execute("SELECT display_path, text FROM files WHERE text IS NOT NULL").fetchall()
+    for path, text in rows:
+        conn.execute("UPDATE files SET size = ? WHERE display_path = ?", (stored_size(text), path))
+
+
 NOTIFY_TRIGGERS = """
 CREATE OR REPLACE FUNCTION taskdesk_ring() RETURNS trigger AS $$
 BEGIN
@@ -114,6 +124,7 @@ STEPS: tuple[Step, ...] = (
     Step(6, "proposals", PROPOSALS_SCHEMA),
     Step(7, "change sets", FLEET_SCHEMA),
     Step(8, "the fleet's kept shape findings", TASK_SHAPES_SCHEMA),
+    Step(9, "note saves write nothing per agent", NOTE_SAVES_SCHEMA, then=_file_sizes),
 )
 """Every step, in order; a new feature's tables go at the end as the next number."""
 

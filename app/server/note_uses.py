@@ -10,7 +10,11 @@ do, not what a second parser thinks. It is kept exact inside each write transact
   looks up only the paths embedded at hop 1 and 2, and each of those is a row here (a
   missing or unreadable one as a ``marker`` row). An edit that keeps the note's kind, access
   and embeds in the same order cannot change any row (every lookup answers as before), so it
-  re-expands nobody: the agents whose expanded Task changes are read off the rows.
+  re-expands nobody and writes nothing per agent: the agents whose expanded Task changes
+  are read off the rows (kept per note and kind of edit while its rows keep their version,
+  ``note_use_versions``: the hot note's next prose save hands on the list its last one made),
+  and a run's embedded bytes are summed from the rows and the notes' sizes when read
+  (``runs_now``), so a note's new size needs no write to each run that inlines it.
 
 ``outcome`` is what the run made of the embed: ``inline``, ``repeat`` (a note already
 inlined, shown by its title), ``collection`` (its name) or ``marker``. ``reaches`` on the
@@ -36,6 +40,7 @@ from app.core.expander import (
 from app.core.models import BrokenEmbed, OrgFile, Reader
 from app.core.note_uses import uses_of
 from app.server.db_records import AgentRecord, TaskRecord
+from app.server.org_log import EncodedAgentIds
 
 
 class Transaction(Protocol):
@@ -93,42 +98,71 @@ def expand_as_run(tx: Transaction, agent: AgentRecord, task_text: str) -> Expans
 # ---------------------------------------------------------------- upkeep
 
 
-def index_agent(tx: Transaction, agent: AgentRecord, task_text: str) -> Expansion:
-    """Replace the agent's rows with what a run of ``task_text`` meets; the expansion."""
+def index_agent(
+    tx: Transaction, agent: AgentRecord, task_text: str, *, fresh: bool = False
+) -> Expansion:
+    """Replace the agent's rows with what a run of ``task_text`` meets; the expansion.
+    ``fresh``: the index is being built from nothing (no rows to compare or versions to
+    move)."""
     expansion = expand_as_run(tx, agent, task_text)
-    _store(tx, agent.id, uses_of(expansion, task_display_path(tx.meta("org_id"), agent.id)))
+    uses = uses_of(expansion, task_display_path(tx.meta("org_id"), agent.id))
+    if fresh:
+        _insert(tx, agent.id, uses)
+    else:
+        _store(tx, agent.id, uses)
     broken = json.dumps([b.to_json() for b in expansion.broken])
     tx.conn.execute(
-        "INSERT INTO agent_runs (agent_id, embedded_bytes, broken) VALUES (?, ?, ?)"
-        " ON CONFLICT (agent_id) DO UPDATE SET embedded_bytes = excluded.embedded_bytes,"
-        " broken = excluded.broken",
-        (agent.id, expansion.embedded_bytes, broken),
+        "INSERT INTO agent_runs (agent_id, broken) VALUES (?, ?)"
+        " ON CONFLICT (agent_id) DO UPDATE SET broken = excluded.broken",
+        (agent.id, broken),
     )
     return expansion
 
 
 @dataclass(frozen=True, slots=True)
 class RunNow:
-    """What a run of the agent gets now, as kept beside the index (``agent_runs``)."""
+    """What a run of the agent gets now: its embedded bytes (the sizes of the notes it
+    inlines, by the index) and its broken embeds (kept beside the index, ``agent_runs``)."""
 
     embedded_bytes: int
     broken: tuple[BrokenEmbed, ...]
 
 
+_CHUNK = 500
+"""Ids per ``IN (…)``: within any database's parameter limit."""
+
+INLINE_SIZES = (
+    "SELECT u.agent_id, SUM(f.size) FROM note_uses u JOIN files f"
+    " ON f.display_path = u.display_path AND f.deleted_at IS NULL WHERE u.outcome = 'inline'"
+)
+"""Each agent's embedded bytes: a run inlines a note once (the next embed of it gets its
+title), so one ``inline`` row of the agent's stands for each note it inlines; add
+``GROUP BY u.agent_id`` (after any narrowing)."""
+
+
 def runs_now(tx: Transaction, agent_ids: list[str]) -> dict[str, RunNow]:
-    """The kept embedded bytes and broken embeds of each agent's run now."""
-    found: dict[str, RunNow] = {}
-    for start in range(0, len(agent_ids), 500):  # within any database's parameter limit
-        chunk = agent_ids[start : start + 500]
+    """The embedded bytes and broken embeds of each agent's run now.
+
+    A run's embedded bytes are the sizes of the notes it inlines, each once (the expander
+    counts nothing else): the index's ``inline`` rows name them, so the sum is worked out
+    here from each note's kept size (``files.size``), and a note save writes nothing for it."""
+    broken: dict[str, tuple[BrokenEmbed, ...]] = {}
+    sizes: dict[str, int] = {}
+    for start in range(0, len(agent_ids), _CHUNK):
+        chunk = agent_ids[start : start + _CHUNK]
         marks = ", ".join("?" for _ in chunk)
         rows = tx.conn.execute(
-            f"SELECT agent_id, embedded_bytes, broken FROM agent_runs WHERE agent_id IN ({marks})",
-            chunk,
+            f"SELECT agent_id, broken FROM agent_runs WHERE agent_id IN ({marks})", chunk
         )
-        for agent_id, size, broken in rows:
-            embeds = tuple(BrokenEmbed(b["path"], b["hop"], b["in"]) for b in json.loads(broken))
-            found[agent_id] = RunNow(size, embeds)
-    return found
+        for agent_id, kept in rows:
+            broken[agent_id] = tuple(
+                BrokenEmbed(b["path"], b["hop"], b["in"]) for b in json.loads(kept)
+            )
+        rows = tx.conn.execute(
+            INLINE_SIZES + f" AND u.agent_id IN ({marks}) GROUP BY u.agent_id", chunk
+        )
+        sizes.update((agent_id, int(total)) for agent_id, total in rows)
+    return {agent_id: RunNow(sizes.get(agent_id, 0), found) for agent_id, found in broken.items()}
 
 
 def stored_size(text: str | None) -> int:
@@ -136,11 +170,37 @@ def stored_size(text: str | None) -> int:
     return len((text or "").encode("utf-8", "surrogatepass"))
 
 
-def _store(tx: Transaction, agent_id: str, uses: dict[tuple[str, int, str], str]) -> None:
-    tx.conn.execute("DELETE FROM note_uses WHERE agent_id = ?", (agent_id,))
+Rows = dict[tuple[str, int, str], str]
+
+
+def _insert(tx: Transaction, agent_id: str, uses: Rows) -> None:
     tx.conn.executemany(
         "INSERT INTO note_uses (agent_id, display_path, hop, via, outcome) VALUES (?, ?, ?, ?, ?)",
         [(agent_id, path, hop, via, outcome) for (path, hop, via), outcome in uses.items()],
+    )
+
+
+def _store(tx: Transaction, agent_id: str, uses: Rows) -> None:
+    """The agent's rows become ``uses``; each path whose rows differ moves to a new version
+    (what a kept list of the agents a note save changes is checked against)."""
+    kept: Rows = {
+        (path, hop, via): outcome
+        for path, hop, via, outcome in tx.conn.execute(
+            "SELECT display_path, hop, via, outcome FROM note_uses WHERE agent_id = ?",
+            (agent_id,),
+        )
+    }
+    if kept == uses:
+        return
+    moved = {key[0] for key in kept.keys() ^ uses.keys()}
+    moved.update(key[0] for key in kept.keys() & uses.keys() if kept[key] != uses[key])
+    tx.conn.execute("DELETE FROM note_uses WHERE agent_id = ?", (agent_id,))
+    _insert(tx, agent_id, uses)
+    # In one order on every process: PostgreSQL's row locks are taken without a deadlock.
+    tx.conn.executemany(
+        "INSERT INTO note_use_versions (display_path, version) VALUES (?, 1)"
+        " ON CONFLICT (display_path) DO UPDATE SET version = note_use_versions.version + 1",
+        [(path,) for path in sorted(moved)],
     )
 
 
@@ -152,7 +212,7 @@ def task_changed(
     the run as before: no row, size or marker can change, and nothing is re-expanded."""
     if tx.uses_deferred:
         return
-    if old_text is not None and embeds_in(old_text) == embeds_in(task_text):
+    if old_text is not None and same_embeds(old_text, task_text):
         return
     agent = tx.agent(agent_id)
     if agent is not None:
@@ -161,12 +221,12 @@ def task_changed(
 
 def rebuild(tx: Transaction) -> None:
     """Index every agent afresh (after seeding, or a database made before the index)."""
-    tx.conn.execute("DELETE FROM note_uses")
-    tx.conn.execute("DELETE FROM agent_runs")
+    for table in ("note_uses", "agent_runs", "note_use_versions", "note_changed_agents"):
+        tx.conn.execute(f"DELETE FROM {table}")
     for agent in tx.agents():
         task = tx.task(agent.id, with_revisions=False)
         assert task is not None
-        index_agent(tx, agent, task.content)
+        index_agent(tx, agent, task.content, fresh=True)
     tx.set_meta(BUILT_KEY, "1")
 
 
@@ -197,11 +257,19 @@ def embeds_in(text: str | None) -> list[str]:
     return [embed_path(m.group(1)) for m in EMBED_RE.finditer(text or "")]
 
 
+def same_embeds(old: str | None, new: str | None) -> bool:
+    """Whether both texts embed the same paths in the same order. The embeds as written are
+    compared first: the same there is the same paths (the usual save, a Task's prose edited)."""
+    return _EMBED_ANY.findall(old or "") == _EMBED_ANY.findall(new or "") or embeds_in(
+        old
+    ) == embeds_in(new)
+
+
 def same_lookups(old: OrgFile | None, new: OrgFile | None) -> bool:
     """Whether every expansion's lookups answer as before: no row of the index can change."""
     if old is None or new is None or old.kind != new.kind or old.access != new.access:
         return False
-    return old.kind != "note" or embeds_in(old.text) == embeds_in(new.text)
+    return old.kind != "note" or same_embeds(old.text, new.text)
 
 
 def before_file_change(tx: Transaction, display_path: str, new: OrgFile | None) -> FileBefore:
@@ -216,21 +284,22 @@ def before_file_change(tx: Transaction, display_path: str, new: OrgFile | None) 
     return FileBefore(display_path, old, expanded)
 
 
-def after_file_change(tx: Transaction, before: FileBefore) -> list[str]:
-    """Bring the index up to date after the write; the agents whose expanded Task it changed."""
+def after_file_change(tx: Transaction, before: FileBefore) -> list[str] | EncodedAgentIds:
+    """Bring the index up to date after the write; the agents whose expanded Task it changed.
+
+    An edit that keeps every lookup writes nothing per agent: no row changes, each run's
+    size is summed when read (``runs_now``), and the agents it changed are the list kept for
+    this kind of edit of the note while its rows keep their version (made and kept here
+    otherwise), handed on encoded."""
     if tx.uses_deferred:
         return []
     new = tx.file(before.display_path)
     if same_lookups(before.old, new):
         assert before.old is not None and new is not None
-        delta = stored_size(new.text) - stored_size(before.old.text)
-        if delta:  # each run that inlines the note carries its new size
-            tx.conn.execute(
-                "UPDATE agent_runs SET embedded_bytes = embedded_bytes + ? WHERE agent_id IN"
-                " (SELECT agent_id FROM note_uses WHERE display_path = ? AND outcome = 'inline')",
-                (delta, before.display_path),
-            )
-        return changed_in_place(tx, before.display_path, before.old, new)
+        edit = _edit_of(before.old, new)
+        if not edit:
+            return []
+        return EncodedAgentIds(_kept_list(tx, before.display_path, edit))
     changed: list[str] = []
     for agent in _agents_looking_up(tx, before.display_path):
         task = tx.task(agent.id, with_revisions=False)
@@ -241,13 +310,14 @@ def after_file_change(tx: Transaction, before: FileBefore) -> list[str]:
     return changed
 
 
-def changed_in_place(
-    tx: Transaction, display_path: str, old: OrgFile | None, new: OrgFile | None
-) -> list[str]:
+Edit = tuple[tuple[str, int | None], ...]
+"""The (outcome, hop) rows whose agents' expanded Task an in-place edit changes."""
+
+
+def _edit_of(old: OrgFile, new: OrgFile) -> Edit:
     """Rows unchanged: an agent's expanded Task changes where it inlines the note and what
     it inlines differs (at hop 1 the text between the embeds, since the embeds are the same
     paths; at hop 2 the text as written, embeds and all), or shows its title and that differs."""
-    assert old is not None and new is not None
     old_text, new_text = (old.text or "").rstrip("\r\n"), (new.text or "").rstrip("\r\n")
     wanted: list[tuple[str, int | None]] = []
     if _EMBED_ANY.split(old_text) != _EMBED_ANY.split(new_text):
@@ -258,8 +328,52 @@ def changed_in_place(
         wanted.append(("repeat", None))
     if old.kind == "collection" and old.title != new.title:
         wanted.append(("collection", None))
+    return tuple(wanted)
+
+
+def _edit_key(edit: Edit) -> str:
+    return ",".join(f"{outcome}{'' if hop is None else hop}" for outcome, hop in edit)
+
+
+def _uses_version(tx: Transaction, display_path: str) -> int:
+    row = tx.conn.execute(
+        "SELECT version FROM note_use_versions WHERE display_path = ?", (display_path,)
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _kept(tx: Transaction, display_path: str, edit: Edit) -> tuple[int, str | None]:
+    """The version of the note's rows, and the list kept for the edit if made at it.
+
+    The version is read first: a list read after it that another process's commit made
+    newer is kept under the older version, and only ever missed, never handed on stale."""
+    version = _uses_version(tx, display_path)
+    row = tx.conn.execute(
+        "SELECT uses_version, agent_ids FROM note_changed_agents"
+        " WHERE display_path = ? AND edit = ?",
+        (display_path, _edit_key(edit)),
+    ).fetchone()
+    return version, (row[1] if row is not None and int(row[0]) == version else None)
+
+
+def _kept_list(tx: Transaction, display_path: str, edit: Edit) -> str:
+    """The agents an ``edit`` of the note changes as an encoded list, kept for the next."""
+    version, kept = _kept(tx, display_path, edit)
+    if kept is not None:
+        return kept
+    text = json.dumps(_agents_changed(tx, display_path, edit))
+    tx.conn.execute(
+        "INSERT INTO note_changed_agents (display_path, edit, uses_version, agent_ids)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (display_path, edit) DO UPDATE SET"
+        " uses_version = excluded.uses_version, agent_ids = excluded.agent_ids",
+        (display_path, _edit_key(edit), version, text),
+    )
+    return text
+
+
+def _agents_changed(tx: Transaction, display_path: str, edit: Edit) -> list[str]:
     changed: set[str] = set()
-    for outcome, hop in wanted:
+    for outcome, hop in edit:
         sql = "SELECT DISTINCT agent_id FROM note_uses WHERE display_path = ? AND outcome = ?"
         args: tuple[object, ...] = (display_path, outcome)
         if hop is not None:
@@ -267,6 +381,19 @@ def changed_in_place(
             args += (hop,)
         changed.update(row[0] for row in tx.conn.execute(sql, args))
     return sorted(changed)
+
+
+def changed_in_place(
+    tx: Transaction, display_path: str, old: OrgFile | None, new: OrgFile | None
+) -> list[str]:
+    """The agents whose expanded Task an edit that keeps every lookup changes (``_edit_of``),
+    sorted; read-only (the impact asks it in a read), the kept list used where it holds."""
+    assert old is not None and new is not None
+    edit = _edit_of(old, new)
+    if not edit:
+        return []
+    _, kept = _kept(tx, display_path, edit)
+    return list(json.loads(kept)) if kept is not None else _agents_changed(tx, display_path, edit)
 
 
 _EMBED_ANY = re.compile(r"!\[\[[^\[\]\r\n]+\]\]")

@@ -62,15 +62,30 @@ class OrgEvent:
     data: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class EncodedAgentIds:
+    """A JSON list of agent ids as the log keeps it, encoded already: a note save hands on
+    the list kept from an earlier save instead of decoding and encoding a thousand ids."""
+
+    text: str
+
+
 def record_event(
-    conn: Executes, kind: str, *, at: str, by_name: str, agent_ids: list[str], **data: Any
+    conn: Executes,
+    kind: str,
+    *,
+    at: str,
+    by_name: str,
+    agent_ids: list[str] | EncodedAgentIds,
+    **data: Any,
 ) -> None:
     """Add one row; call inside the write transaction of the change it records."""
     if kind not in KINDS:
         raise ValueError(f"unknown org event kind {kind!r}")
+    ids = agent_ids.text if isinstance(agent_ids, EncodedAgentIds) else json.dumps(agent_ids)
     conn.execute(
         "INSERT INTO org_events (at, kind, by_name, agent_ids, data) VALUES (?, ?, ?, ?, ?)",
-        (at, kind, by_name, json.dumps(agent_ids), json.dumps(data, sort_keys=True)),
+        (at, kind, by_name, ids, json.dumps(data, sort_keys=True)),
     )
 
 

@@ -10,9 +10,7 @@ The audit's ``agent_ids`` of each note change is checked the same way, before ag
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import requests
@@ -21,10 +19,11 @@ from hypothesis import strategies as st
 
 from app.core.expander import EMBED_RE, embed_path, expand_embeds, is_display_path
 from app.core.models import AccessEntry, OrgFile, Reader
-from tests.live_server import ServerFactory
+from tests.live_server import LiveServer, ServerFactory
 from tests.org_strategies import access_entry
 from tests.references.strategies import DISPLAY_PATHS, ORG_ID, PROPERTIES, soup
 
+BOTH_BACKENDS = True  # the index's upkeep is SQL both databases run
 TIMEOUT = 15.0
 AGENTS = {"a_scout": "guild_ops", "a_other": "guild_research", "a_third": "guild_ops"}
 NOTE_PATHS = [p for p in DISPLAY_PATHS if p.endswith(".md") and "memory.md" not in p]
@@ -190,13 +189,9 @@ def _check_impact(
             assert row["prompt_changes"] is (before.text != after.text)
 
 
-def _newest_event(db_path: Path) -> tuple[list[str], dict[str, Any], int]:
-    """The org log's newest row (agent ids, data, id), read from the server's own file."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        row = conn.execute("SELECT agent_ids, data, id FROM org_events ORDER BY id DESC").fetchone()
-    finally:
-        conn.close()
+def _newest_event(server: LiveServer) -> tuple[list[str], dict[str, Any], int]:
+    """The org log's newest row (agent ids, data, id), read from the server's own database."""
+    row = server.query("SELECT agent_ids, data, id FROM org_events ORDER BY id DESC LIMIT 1")[0]
     return sorted(json.loads(row[0])), json.loads(row[1]), int(row[2])
 
 
@@ -231,11 +226,11 @@ def test_used_by_equals_a_brute_force_expansion_of_every_agent(
             for change in steps:
                 tasks, files = _org(session, server.url)
                 before = brute_force(tasks, files)[1]
-                logged = _newest_event(server.db_path)
+                logged = _newest_event(server)
                 _apply(session, server.url, change)
                 tasks, files = _org(session, server.url)
                 rows, after = brute_force(tasks, files)
-                newest = _newest_event(server.db_path)
+                newest = _newest_event(server)
                 # A refused delete (409) logs nothing: only a new row is this change's.
                 if change[0] != "task" and newest[2] != logged[2]:
                     assert newest[1].get("display_path") == change[1]

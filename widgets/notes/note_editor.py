@@ -1,20 +1,25 @@
 """A note open for editing: the Task's editor, the impact of the edit before Save, the merge.
 
-Save first asks the server what the edit does to every run that reaches the note (the
-impact panel fills in); when an agent would go over the budget or gain an unreachable
-embed, Save asks once more. A note someone saved meanwhile comes back merged into the
-editor, to check and save again.
+Edit or Preview (Ctrl+Shift+E / Ctrl+Shift+P, as for a Task): Preview shows the text as a
+note's preview shows it, rendered by the Task preview's renderer on the runner. Save first
+asks the server what the edit does to every run that reaches the note (the impact panel
+fills in); when an agent would go over the budget or gain an unreachable embed, Save asks
+once more. A note someone saved meanwhile comes back merged into the editor, to check and
+save again; a save the server can't take now is owed and sent when it is back (Try again
+now sends it at once).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QTextCursor
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QDialog,
     QHBoxLayout,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -29,8 +34,10 @@ from widgets.editor.task_editor import TaskEditor
 from widgets.notes.impact_model import impact_summary
 from widgets.notes.impact_panel import ImpactPanel
 from widgets.notes.note_versions import NoteVersions
+from widgets.preview.preview_pane import PreviewPane
 
 SAVED = "Saved as version {version}."
+SAVED_BACK = "The server is back. Saved as version {version}."
 DRAFT_PAUSE_MS = 800
 """Typing paused this long: the text is kept on disk as the note's draft."""
 DRAFT_KEPT = (
@@ -74,15 +81,39 @@ class NoteEditorDialog(QDialog):
         self.editor = TaskEditor()
         self.editor.setAccessibleName("Note text")
         self.editor.setReadOnly(True)
+        self.preview = PreviewPane()
+        self.preview.setAccessibleName("Note preview")
+        self.work = QStackedWidget()  # the editor or its preview, as the Task's work area
+        self.work.addWidget(self.editor)
+        self.work.addWidget(self.preview)
+        self.edit_button = QPushButton("Edit")
+        self.preview_button = QPushButton("Preview")
+        self.modes = QButtonGroup(self)
+        for index, button in enumerate((self.edit_button, self.preview_button)):
+            button.setCheckable(True)
+            self.modes.addButton(button, index)
+        self.edit_button.setChecked(True)
+        self.retry_button = QPushButton("Try again now")
+        self.retry_button.setVisible(False)
         self.impact = ImpactPanel()
         self.recover_button = QPushButton("Recover draft")
         self.recover_button.setVisible(False)
         self.check_button = QPushButton("Check impact")
         self.save_button = QPushButton("Save")
         self.close_button = QPushButton("Close")
-        for button in (self.recover_button, self.check_button, self.save_button, self.close_button):
+        for button in (
+            self.edit_button,
+            self.preview_button,
+            self.recover_button,
+            self.retry_button,
+            self.check_button,
+            self.save_button,
+            self.close_button,
+        ):
             button.setAccessibleName(button.text())
             button.setAutoDefault(False)
+        self.edit_button.setToolTip("Edit the note's text (Ctrl+Shift+E)")
+        self.preview_button.setToolTip("See the note rendered (Ctrl+Shift+P)")
         self.save_button.setEnabled(False)
         self.check_button.setEnabled(False)
         self.confirm_dialog: ConfirmDropDialog | None = None
@@ -91,7 +122,7 @@ class NoteEditorDialog(QDialog):
         self.versions = NoteVersions()
         self.versions.text_chosen.connect(self.on_version_chosen)
         top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.editor)
+        top.addWidget(self.work)
         top.addWidget(self.versions)
         top.setStretchFactor(0, 4)
         top.setStretchFactor(1, 1)
@@ -100,15 +131,21 @@ class NoteEditorDialog(QDialog):
         split.addWidget(self.impact)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        modes = QHBoxLayout()
+        modes.addWidget(self.edit_button)
+        modes.addWidget(self.preview_button)
+        modes.addStretch(1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.check_button)
         buttons.addWidget(self.recover_button)
+        buttons.addWidget(self.retry_button)
         buttons.addStretch(1)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)
         layout.addWidget(self.status_label)
+        layout.addLayout(modes)
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
         self.resize(900, 700)
@@ -125,6 +162,14 @@ class NoteEditorDialog(QDialog):
         session.gone.connect(self.on_gone)
         session.draft_found.connect(self.on_draft_found)
         self.recover_button.clicked.connect(self.on_recover)
+        self.retry_button.clicked.connect(session.retry_now)
+        session.owed.connect(self.on_owed)
+        session.preview_ready.connect(self.preview.show_html)
+        self.edit_button.clicked.connect(lambda: self.set_mode_edit(True))
+        self.preview_button.clicked.connect(lambda: self.set_mode_edit(False))
+        for keys, edit in (("Ctrl+Shift+E", True), ("Ctrl+Shift+P", False)):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.activated.connect(lambda edit=edit: self.set_mode_edit(edit))
         self._loading = True  # the text the note came with is no edit: no draft for it
         self._draft_pause = QTimer(self)
         self._draft_pause.setSingleShot(True)
@@ -145,9 +190,24 @@ class NoteEditorDialog(QDialog):
 
     # ------------------------------------------------------------------ loading, saving
 
+    def set_mode_edit(self, edit: bool) -> None:
+        """Edit (the editor) or Preview (the text rendered, as it is now in the editor)."""
+        (self.edit_button if edit else self.preview_button).setChecked(True)
+        self.work.setCurrentWidget(self.editor if edit else self.preview)
+        if edit:
+            self.editor.setFocus()
+        else:
+            self.session.render_preview(self.editor.text())
+
+    @property
+    def in_preview(self) -> bool:
+        return self.work.currentWidget() is self.preview
+
     def _on_text_changed(self) -> None:
         if not self._loading and not self.editor.isReadOnly():
             self._draft_pause.start()
+        if self.in_preview:  # a merge or a version put in while previewing
+            self.session.render_preview(self.editor.text())
 
     def on_draft_found(self, text: str, version: int) -> None:
         self.recover_button.setVisible(True)
@@ -216,9 +276,17 @@ class NoteEditorDialog(QDialog):
         self.status_label.setText("Saving…")
         self.session.save(self.editor.text())
 
+    def on_owed(self, text: str) -> None:
+        """The save waits for the server: Save stays on (it replaces the owed text)."""
+        self.save_button.setEnabled(True)
+        self.retry_button.setVisible(True)
+        self.status_label.setText(text)
+
     def on_saved(self, doc: NoteDoc) -> None:
         self.save_button.setEnabled(True)
-        self.status_label.setText(SAVED.format(version=doc.version))
+        back = self.retry_button.isVisibleTo(self)
+        self.retry_button.setVisible(False)
+        self.status_label.setText((SAVED_BACK if back else SAVED).format(version=doc.version))
         self.versions.show_revisions(doc.revisions)
 
     def on_version_chosen(self, text: str) -> None:
@@ -231,6 +299,7 @@ class NoteEditorDialog(QDialog):
         self.status_label.setText(RESTORED)
 
     def on_merged(self, text: str, version: int, conflicts: int) -> None:
+        self.retry_button.setVisible(False)
         self.editor.set_text(text)
         self.session.keep_draft(text)
         self.save_button.setEnabled(True)
@@ -239,9 +308,11 @@ class NoteEditorDialog(QDialog):
 
     def on_save_failed(self, text: str) -> None:
         self.save_button.setEnabled(True)
+        self.retry_button.setVisible(self.session.save_owed)
         self.status_label.setText(text)
 
     def on_gone(self, text: str) -> None:
+        self.retry_button.setVisible(False)
         self.save_button.setEnabled(False)
         self.check_button.setEnabled(False)
         self.status_label.setText(text)
