@@ -199,14 +199,20 @@ HOP_2_ORG = [
     ("note", "org/o_acme/guilds/guild_ops/b.md", "Rules.", [AccessEntry("org", "read")]),
     (
         "note",
+        "org/o_acme/guilds/guild_research/d.md",
+        "Research only.",
+        [AccessEntry("guild:guild_research", "read")],
+    ),
+    (
+        "note",
         "org/o_acme/a.md",
-        "![[org/o_acme/guilds/guild_ops/b.md]] ![[org/o_acme/gone.md]]",
+        "![[org/o_acme/guilds/guild_ops/b.md]] ![[org/o_acme/guilds/guild_research/d.md]]",
         [AccessEntry("org", "read")],
     ),
     ("task", "a_scout", "![[org/o_acme/a.md]] ![[org/o_acme/gone.md]]"),
 ]
-"""A Task embedding a note that embeds one note and a missing one: hop 1 and 2, each reached
-and given the marker."""
+"""A Task embedding a note that embeds one note its agent reads and one it can't: hop 1 and
+2, each reached and given the marker (a note that exists, so its used-by lists the row)."""
 
 
 def test_used_by_equals_a_brute_force_expansion_of_every_agent(
