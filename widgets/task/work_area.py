@@ -146,9 +146,9 @@ class TaskWorkArea(QSplitter):
         ``wanted`` px, or keep its width, short of leaving the editor under
         EDITOR_MIN_WIDTH (both sides of Side by side at that width): the panel goes down
         to its minimum first."""
-        if self.count() < 3 or self.widget(self.count() - 1).isHidden() or self.modes.isHidden():
+        panel = self.widget(self.count() - 1) if self.count() >= 3 else None
+        if panel is None or panel.isHidden() or self.modes.isHidden():
             return  # no panel, or the versions in the text's place: they have their own room
-        panel = self.widget(self.count() - 1)
         sizes = self.sizes()
         total = sizes[0] + sizes[-1]
         if self.side_by_side.is_shown():
