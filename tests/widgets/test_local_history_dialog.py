@@ -194,3 +194,30 @@ def test_insert_at_cursor_is_one_undo_step_and_keeps_a_selection(qtbot: QtBot) -
 )
 def test_sizes_are_worded_for_people(size: int, text: str) -> None:
     assert size_text(size) == text
+
+
+def test_a_row_cut_short_reads_whole_in_its_tooltip(
+    qtbot: QtBot, loaded: LocalHistoryDialog
+) -> None:
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QToolTip
+
+    view = loaded.list_view
+    view.setMinimumWidth(140)  # narrower than a row needs: both lines are cut
+    loaded.pages.currentWidget().setSizes([140, 10_000])
+    qtbot.waitUntil(lambda: view.width() <= 150)
+    index = loaded.model.index(2, 0)  # "Replaced by a restored version"
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.rect = view.visualRect(index)
+    title, detail = loaded.delegate.elided_lines(option, index)
+    assert title.endswith("…") and detail.endswith("…")
+    QToolTip.hideText()
+    at = view.visualRect(index).center()
+    QApplication.sendEvent(
+        view.viewport(), QHelpEvent(QEvent.Type.ToolTip, at, view.viewport().mapToGlobal(at))
+    )
+    assert QToolTip.isVisible()
+    tip = QToolTip.text()
+    assert index.data(TITLE_ROLE) in tip and index.data(DETAIL_ROLE) in tip

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFocusEvent,
     QFontMetrics,
+    QHelpEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -16,8 +17,9 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from widgets.common.plain_text import inert_tooltip
 from widgets.common.theme import current_theme
 from widgets.preview.size_meters import format_kb
 
@@ -112,6 +114,32 @@ class BarChart(QWidget):
             for b in self.bars
         ]
 
+    def label_width(self) -> int:
+        return int((self.width() - FIGURES_WIDTH) * LABEL_SHARE)
+
+    def shown_label(self, row: int) -> str:
+        """Row ``row``'s label as drawn: a long path is cut in the middle ("org/…/x.md")."""
+        metrics = QFontMetrics(self.font())
+        return metrics.elidedText(
+            self.bars[row].label, Qt.TextElideMode.ElideMiddle, self.label_width()
+        )
+
+    def tooltip_at(self, y: int) -> str:
+        """The row under ``y`` in full: the whole path (the label may be cut), its figures."""
+        row = y // ROW_HEIGHT
+        return self.rows()[row] if 0 <= row < len(self.bars) else ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.tooltip_at(event.pos().y())
+            if text:
+                QToolTip.showText(event.globalPos(), inert_tooltip(text), self)  # paths as written
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
     def sizeHint(self) -> QSize:
         return QSize(560, max(1, len(self.bars)) * ROW_HEIGHT + 4)
 
@@ -121,9 +149,8 @@ class BarChart(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
-        metrics = QFontMetrics(self.font())
         width = self.width()
-        label_width = int((width - FIGURES_WIDTH) * LABEL_SHARE)
+        label_width = self.label_width()
         bar_left = label_width + 8
         bar_room = max(10, width - FIGURES_WIDTH - bar_left - 8)
         normal = palette.color(QPalette.ColorRole.Highlight)
@@ -131,7 +158,7 @@ class BarChart(QWidget):
         text = palette.color(QPalette.ColorRole.WindowText)
         for row, bar in enumerate(self.bars):
             top = row * ROW_HEIGHT + 2
-            label = metrics.elidedText(bar.label, Qt.TextElideMode.ElideMiddle, label_width)
+            label = self.shown_label(row)
             painter.setPen(text)
             painter.drawText(
                 QRectF(0, top, label_width, ROW_HEIGHT),

@@ -130,12 +130,9 @@ class InsightFlow(QObject):
         if on:
             if not self.panel.isVisible():
                 area = self._tab.work_area
-                sizes = area.sizes()
-                wanted = min(PANEL_WIDTH, sum(sizes) // 2)
-                sizes[-1] = wanted
-                sizes[0] = max(1, sizes[0] - wanted)
+                wanted = min(PANEL_WIDTH, sum(area.sizes()) // 2)
                 self.panel.show_tab(name)
-                area.setSizes(sizes)
+                area.share_with_panel(wanted)  # never the editor left too narrow
             self.panel.show_tab(name)
             self.on_tab_changed()
         elif self.panel.current_tab() == name:

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidg
 
 from app.core.reference_words import summary_of
 from app.core.references import References
+from widgets.common.plain_text import inert_tooltip
 from widgets.insight.reference_tree_model import ReferenceTreeModel, explanation
 
 
@@ -65,7 +66,12 @@ class ReferencesView(QWidget):
 
     def on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         item = self.model.reference(current)
-        self.detail_label.setText(explanation(item) if item is not None else "")
+        text = explanation(item) if item is not None else ""
+        self.detail_label.setText(text)
+        # A path has no space to wrap at: a long one runs past the label's edge, cut. The
+        # tooltip has it whole, with the reference's own path, as the tree's row has.
+        tip = f"{item.path}\n{text}" if item is not None else ""
+        self.detail_label.setToolTip(inert_tooltip(tip) if tip else "")
 
     def on_activated(self, index: QModelIndex) -> None:
         item = self.model.reference(index)

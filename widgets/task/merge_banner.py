@@ -33,7 +33,8 @@ class MergeBanner(Banner):
     """Shown while a merge waits in the editor; its buttons act on the current conflict."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("conflict", "info", parent)
+        # The buttons under the text: beside six buttons the text took four lines.
+        super().__init__("conflict", "info", parent, buttons_below=True)
         self.next_button = self._add_button("Next conflict")
         self.take_buttons: dict[Resolution, QPushButton] = {
             Resolution.MINE: self._add_button("Take mine"),

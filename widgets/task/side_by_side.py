@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QStackedWidget, QWidget
 
 from widgets.preview.preview_pane import PreviewPane
+
+EDITOR_MIN_WIDTH = 400
+"""The editor beside the preview (and a side panel) is not left narrower than this while the
+preview can give way: about 50 characters, room to edit a rule (it was left ~230 px)."""
 
 
 class SideBySidePage(QSplitter):
@@ -46,7 +51,23 @@ class SideBySidePage(QSplitter):
             half = max(self.width() // 2, 1)
             self.setSizes([half, half])
         self._stack.setCurrentWidget(self)
+        self.keep_editor_room()
         self.follow_editor()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.keep_editor_room()
+
+    def keep_editor_room(self) -> None:
+        """Narrowed (a side panel opened beside it), the preview gives way first: the editor
+        keeps EDITOR_MIN_WIDTH while the preview can keep its own minimum."""
+        if not self.is_shown() or self.count() < 2:
+            return
+        editor, preview = self.sizes()[:2]
+        total = editor + preview
+        least = self._preview_page.minimumSizeHint().width()
+        if editor < EDITOR_MIN_WIDTH and total - EDITOR_MIN_WIDTH >= least:
+            self.setSizes([EDITOR_MIN_WIDTH, total - EDITOR_MIN_WIDTH])
 
     def give_back(self) -> None:
         """Put the preview and edit pages back in the stack, in their places."""

@@ -13,7 +13,7 @@ from widgets.common.built_in_parts import Parts, parts_of
 from widgets.editor.find_bar import FindBar
 from widgets.editor.task_editor import TaskEditor
 from widgets.preview.preview_panel import PreviewPanel
-from widgets.task.side_by_side import SideBySidePage
+from widgets.task.side_by_side import EDITOR_MIN_WIDTH, SideBySidePage
 from widgets.versions.versions_panel import VersionsPanel
 from widgets.window.actions import WindowActions
 
@@ -103,6 +103,7 @@ class TaskWorkArea(QSplitter):
         if commands.versions.isChecked():
             commands.versions.setChecked(False)
         self.side_by_side.take()
+        self.share_with_panel()
         commands.side_by_side.setChecked(True)
         self.editor.setFocus()
 
@@ -139,6 +140,25 @@ class TaskWorkArea(QSplitter):
             self._commands.side_by_side.setChecked(True)
             if self.modes.currentWidget() is self.preview and self.modes.isVisible():
                 self.show_side_by_side()
+
+    def share_with_panel(self, wanted: int | None = None) -> None:
+        """Give a shown side panel (References, Runs, Shape: the widget after the versions)
+        ``wanted`` px, or keep its width, short of leaving the editor under
+        EDITOR_MIN_WIDTH (both sides of Side by side at that width): the panel goes down
+        to its minimum first."""
+        panel = self.widget(self.count() - 1) if self.count() >= 3 else None
+        if panel is None or panel.isHidden() or self.modes.isHidden():
+            return  # no panel, or the versions in the text's place: they have their own room
+        sizes = self.sizes()
+        total = sizes[0] + sizes[-1]
+        if self.side_by_side.is_shown():
+            text_needs = 2 * EDITOR_MIN_WIDTH + self.side_by_side.handleWidth()
+        else:
+            text_needs = EDITOR_MIN_WIDTH
+        width = sizes[-1] if wanted is None else wanted
+        width = max(panel.minimumWidth(), min(width, total - text_needs))
+        sizes[0], sizes[-1] = max(1, total - width), width
+        self.setSizes(sizes)
 
     def show_versions(self, shown: bool) -> None:
         """The versions take the editor's place: comparing needs the width more than editing."""

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWi
 from app.core.diff_model import SideBySide, build_diff
 from app.core.diff_reading import change_sentence
 from widgets.common.accessible_roles import announce
+from widgets.common.folding_bar import FoldingBar
 from widgets.common.icons import IconName, icon
 from widgets.versions.compare_canvas import CompareCanvas
 from widgets.versions.compare_paint import FILLER, NEW_LINE, NEW_WORD, OLD_LINE, OLD_WORD
@@ -86,19 +87,21 @@ class DiffView(QWidget):
         for control in (*controls, self.canvas, self.reader):
             control.installEventFilter(self)
 
-        bar = QHBoxLayout()
-        bar.addWidget(self.previous_button)
-        bar.addWidget(self.next_button)
-        bar.addWidget(self.count_label)
-        bar.addStretch(1)
-        bar.addWidget(self.take_button)
-        bar.addWidget(self.read_button)
-        bar.addWidget(self.fold_button)
+        # The buttons drop their names (kept in tooltips) when the compare is narrow: the
+        # arrows first (together), "Take this change" last.
+        self.bar = FoldingBar()
+        self.bar.row.addWidget(self.count_label)
+        self.bar.row.addStretch(1)
+        self.bar.add_folding(self.previous_button, 0)
+        self.bar.add_folding(self.next_button, 1, with_=self.previous_button)
+        self.bar.add_folding(self.fold_button)
+        self.bar.add_folding(self.read_button, 4)
+        self.bar.add_folding(self.take_button, 4)
         titles = QHBoxLayout()
         titles.addWidget(self.old_title, 1)
         titles.addWidget(self.new_title, 1)
         layout = QVBoxLayout(self)
-        layout.addLayout(bar)
+        layout.addWidget(self.bar)
         layout.addLayout(titles)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.reader, 1)

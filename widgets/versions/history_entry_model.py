@@ -68,7 +68,9 @@ class HistoryEntryModel(QAbstractListModel):
         if role == DETAIL_ROLE:
             return entry_detail(entry, self._clock())
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{entry.reason_label} on {exact_time(entry.created_at)}"
+            # Both lines whole: a narrow list cuts them with "…".
+            when = exact_time(entry.created_at)
+            return f"{entry.reason_label} on {when}\n{entry_detail(entry, self._clock())}"
         if role == Qt.ItemDataRole.DecorationRole:
             return icon("history")
         if role == ENTRY_ROLE:

@@ -51,7 +51,11 @@ class Banner(QFrame):
         icon_name: IconName,
         kind: BannerKind,
         parent: QWidget | None = None,
+        *,
+        buttons_below: bool = False,
     ) -> None:
+        """``buttons_below``: the buttons in a row under the text, for a banner with a long
+        text and many buttons (beside them the text was squeezed into four lines)."""
         super().__init__(parent)
         self.setObjectName("Banner")
         self.setProperty("kind", kind)
@@ -73,7 +77,12 @@ class Banner(QFrame):
         row.setContentsMargins(10, 6, 10, 6)
         row.addWidget(self.icon_label)
         row.addLayout(self.body, 1)
-        row.addLayout(self.buttons)
+        self._buttons_below = buttons_below
+        if buttons_below:
+            self.buttons.addStretch(1)  # left-aligned under the text they act on
+            self.body.addLayout(self.buttons)
+        else:
+            row.addLayout(self.buttons)
 
     def set_text(self, text: str) -> None:
         changed = text != self.text_label.text()
@@ -96,7 +105,10 @@ class Banner(QFrame):
 
     def _add_button(self, text: str) -> QPushButton:
         button = _button(text)
-        self.buttons.addWidget(button)
+        if self._buttons_below:
+            self.buttons.insertWidget(self.buttons.count() - 1, button)  # before the stretch
+        else:
+            self.buttons.addWidget(button)
         return button
 
 

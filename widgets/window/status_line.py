@@ -1,4 +1,4 @@
-"""The status bar's permanent part: which server, who is signed in, and line:column in Edit."""
+"""The status bar's permanent part: the message, which server, who is signed in, Ln/Col in Edit."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStatusBar
 
 from app.connect.server_features import ServerFeatures
 from app.core.models import Me
+from widgets.window.status_message import StatusMessage
 
 
 def _label(name: str) -> QLabel:
@@ -17,12 +18,14 @@ def _label(name: str) -> QLabel:
 
 
 class StatusLine(QObject):
-    """Always in view (permanent widgets outlive the bar's passing messages):
-    ``server_label`` ("Local workspace" or the address), ``person_label`` (who is signed
-    in) and, while the editor is on screen, ``position_label`` ("Ln 3, Col 14")."""
+    """Always in view (permanent widgets outlive the bar's passing messages): ``message``
+    (the current message, in its own space), ``server_label`` ("Local workspace" or the
+    address), ``person_label`` (who is signed in) and, while the editor is on screen,
+    ``position_label`` ("Ln 3, Col 14")."""
 
     def __init__(self, status_bar: QStatusBar) -> None:
         super().__init__(status_bar)
+        self.message = StatusMessage(status_bar)
         self.position_label = _label("cursorPosition")
         self.server_label = _label("serverName")
         self.person_label = _label("signedIn")
