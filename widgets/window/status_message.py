@@ -6,6 +6,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar
 
+from widgets.common.plain_text import inert_tooltip
+
 MIN_WIDTH = 120
 """Enough to read that there is a message; the rest is in the tooltip."""
 
@@ -36,7 +38,7 @@ class StatusMessage(QLabel):
 
     def show_full_text(self, text: str) -> None:
         self._full = text
-        self.setToolTip(text)
+        self.setToolTip(inert_tooltip(text))  # a tooltip takes rich text by default
         self.setAccessibleName(text or "No message")
         self._elide()
 
