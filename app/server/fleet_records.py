@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from app.core.expander import Expansion, expand_embeds, task_display_path
 from app.core.limits import EMBED_BUDGET_BYTES
-from app.core.models import OrgFile, Reader, sha256_hex
+from app.core.models import AccessEntry, OrgFile, Reader, sha256_hex
 from app.server.database import AgentRecord, Transaction
+from app.server.db_records import access_list, file_kind
 from app.server.note_uses import INLINE_SIZES
 
 
@@ -89,6 +90,20 @@ class FileMemo:
         self._tx = tx
         self._seen: dict[str, OrgFile | None] = {}
 
+    def load_reached(self) -> None:
+        """Every live file some run reaches (the used-by index names it), in one query: a
+        prompt search expands every agent, and ten thousand point reads cost it 0.4 s."""
+        decoded: dict[str, tuple[AccessEntry, ...]] = {}  # access lists repeat across notes
+        rows = self._tx.conn.execute(
+            "SELECT display_path, kind, title, text, version, access FROM files"
+            " WHERE deleted_at IS NULL AND display_path IN (SELECT display_path FROM note_uses)"
+        )
+        for path, kind, title, text, version, access in rows:
+            entries = decoded.get(access)
+            if entries is None:
+                entries = decoded[access] = access_list(access)
+            self._seen[path] = OrgFile(path, file_kind(kind), title, text, version, entries)
+
     def __call__(self, display_path: str) -> OrgFile | None:
         try:
             return self._seen[display_path]
@@ -97,12 +112,18 @@ class FileMemo:
             return found
 
 
-def expander_for(tx: Transaction) -> Callable[[LiveTask], Expansion]:
-    """Expands live Tasks as their runs would, sharing one memo of the notes."""
+def expander_for(tx: Transaction, *, every_agent: bool = False) -> Callable[[LiveTask], Expansion]:
+    """Expands live Tasks as their runs would, sharing one memo of the notes; ``every_agent``:
+    all of them may need it, so at the first expansion (the cache had none) the notes runs
+    reach are read in one query."""
     org_id = tx.meta("org_id")
     lookup = FileMemo(tx)
+    unread = [every_agent]
 
     def expand(task: LiveTask) -> Expansion:
+        if unread[0]:
+            unread[0] = False
+            lookup.load_reached()
         agent = task.agent
         return expand_embeds(
             task.content,

@@ -195,7 +195,7 @@ def org_search(request: Request, caller: Caller) -> Response:
                 if matches:
                     agents.append({"id": agent_id, "name": name, "matches": matches})
         else:
-            expand = expander_for(tx)
+            expand = expander_for(tx, every_agent=True)
             generation = tx.files_generation()
             for task in _live(tx, cache, agent_heads(tx, guild)):
                 facts = cache.facts(
