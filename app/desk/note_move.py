@@ -25,6 +25,7 @@ from app.core.embed_rename import fenced_embeds, move_embeds_edit, new_path_prob
 from app.core.fleet_models import ChangeSet, PlannedTaskChange
 from app.core.models import AccessEntry, OrgFile
 from app.core.note_uses import NoteDoc, UsedBy
+from app.core.wording import counted
 from app.desk.change_set_flow import ChangeSetClient, NoteRecount, live_texts, rebased_rows
 from app.desk.failures import failure_text
 from app.desk.qobject_alive import alive_check
@@ -206,7 +207,7 @@ def _move(
     tasks = (
         "no Task rewritten"
         if not count
-        else f"{count:,} Task{'' if count == 1 else 's'} rewritten as one change set"
+        else f"{counted(count, 'Task')} rewritten as one change set"
     )
     failed_notes = []
     for note in plan.notes:
@@ -245,7 +246,7 @@ def _move(
             f"deleted: {failure_text(exc)}",
         )
     some = len(plan.notes)
-    notes = f", {some:,} note{'' if some == 1 else 's'} rewritten" if some else ""
+    notes = f", {counted(some, 'note')} rewritten" if some else ""
     return MoveOutcome(
         made, True, f"Moved {old} to {new}: {tasks}{notes}. The note starts again at version 1."
     )

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.change_plan import PlanRow, ticked_changes
 from app.core.proposal_models import Proposal
+from app.core.wording import counted
 from app.desk.failures import failure_text
 from app.desk.qobject_alive import alive_check
 from app.desk.runner import Runner
@@ -50,7 +51,7 @@ class FiledProposals:
 
     def sentence(self) -> str:
         """One line for the preview's status."""
-        said = f"Filed {len(self.filed):,} proposals for an operator to review."
+        said = f"Filed {counted(len(self.filed), 'proposal')} for an operator to review."
         if not self.filed:
             said = "No proposal was filed."
         if self.failed:
