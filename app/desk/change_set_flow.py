@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
@@ -151,16 +152,7 @@ def _read_as_member(
     for text in live_texts(client, wanted):
         agent = agents[text.agent_id]
         bare = TaskAsIs(agent.id, agent.name, agent.guild_id, text.version, text.content, 0)
-        found.append(
-            TaskAsIs(
-                agent.id,
-                agent.name,
-                agent.guild_id,
-                text.version,
-                text.content,
-                recount(bare, text.content),
-            )
-        )
+        found.append(replace(bare, embedded_bytes=recount(bare, text.content)))
     return found
 
 
