@@ -55,3 +55,32 @@ def test_the_caret_line_stays_put_when_the_conflict_banner_opens(
         line = editor.fontMetrics().lineSpacing()
         assert _caret_in_view(window)
         assert abs(_caret_y(window) - before) <= line
+
+
+def test_the_caret_on_the_last_line_stays_in_view_when_the_conflict_banner_opens(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    """At the end of the Task the view is scrolled as far as it goes: the editor's range
+    grows only after it shrinks, and the caret must still end up in view."""
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        live = bob.get_task(AGENT)
+        base = bob.put_task(AGENT, LONG_TASK, live.version)
+        window = make_window()
+        window.resize(1000, 700)
+        sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+        open_agent(qtbot, window, AGENT)
+        tab = window.task_tab
+        editor = tab.editor
+        qtbot.waitUntil(lambda: editor.text() == LONG_TASK, timeout=LOAD_TIMEOUT_MS)
+        window.actions_.edit.trigger()
+        qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+        editor.moveCursor(QTextCursor.MoveOperation.End)
+        qtbot.keyClicks(editor, "Mine.")
+        assert _caret_in_view(window)
+
+        bob.put_task(AGENT, LONG_TASK + "Bob's rule.\n", base.version)
+        window.actions_.save.trigger()
+        qtbot.waitUntil(tab.conflict_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: _caret_in_view(window), timeout=LOAD_TIMEOUT_MS)
+        qtbot.wait(200)  # and it stays there
+        assert _caret_in_view(window)

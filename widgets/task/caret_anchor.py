@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer
 from PySide6.QtWidgets import QPlainTextEdit
 
 
@@ -53,7 +53,16 @@ class CaretAnchor(QObject):
         lines = round((now - before) / line)
         if lines:
             bar = self._editor.verticalScrollBar()
-            bar.setValue(bar.value() + lines)  # valueChanged remembers the new place
+            wanted = bar.value() + lines
+            bar.setValue(wanted)  # valueChanged remembers the new place
+            if bar.value() < wanted:
+                # At the end of the text: the range grows once the editor has laid itself
+                # out at its new size, after this event. Scroll there then.
+                QTimer.singleShot(0, self, lambda: self._scroll_to(wanted))
+        self.remember()
+
+    def _scroll_to(self, value: int) -> None:
+        self._editor.verticalScrollBar().setValue(value)
         self.remember()
 
     def _window_y_anywhere(self) -> int | None:
