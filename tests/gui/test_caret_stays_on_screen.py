@@ -84,3 +84,34 @@ def test_the_caret_on_the_last_line_stays_in_view_when_the_conflict_banner_opens
         qtbot.waitUntil(lambda: _caret_in_view(window), timeout=LOAD_TIMEOUT_MS)
         qtbot.wait(200)  # and it stays there
         assert _caret_in_view(window)
+
+
+def test_the_caret_at_the_end_of_a_big_task_stays_in_view_when_the_server_goes(
+    qtbot, make_window, live_server: LiveServer
+) -> None:
+    """Two banners at once (offline, and the failed save's message) over a 3,500-line Task:
+    the second comes before the editor's range has grown for the first."""
+    big = "# Writer\n\n" + "".join(
+        f"- Rule {n}: answer within a day, and say what is left.\n" for n in range(1, 3498)
+    )
+    with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
+        bob.put_task(AGENT, big, bob.get_task(AGENT).version)
+    window = make_window()
+    window.resize(1400, 900)
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+    open_agent(qtbot, window, AGENT)
+    tab = window.task_tab
+    editor = tab.editor
+    qtbot.waitUntil(lambda: editor.text() == big, timeout=LOAD_TIMEOUT_MS)
+    window.actions_.edit.trigger()
+    qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+    editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "More.")
+    assert _caret_in_view(window)
+
+    live_server.stop()
+    window.actions_.save.trigger()
+    qtbot.waitUntil(tab.offline_banner.isVisible, timeout=LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: _caret_in_view(window), timeout=LOAD_TIMEOUT_MS)
+    qtbot.wait(300)  # and it stays there
+    assert _caret_in_view(window)

@@ -18,6 +18,7 @@ class CaretAnchor(QObject):
         super().__init__(editor)
         self._editor = editor
         self._caret_y: int | None = None  # the caret's top, in the window's coordinates
+        self._pending: int | None = None  # a place not reached yet (the range was short)
         editor.installEventFilter(self)
         editor.cursorPositionChanged.connect(self.remember)
         editor.verticalScrollBar().valueChanged.connect(self._on_scrolled)
@@ -45,25 +46,48 @@ class CaretAnchor(QObject):
         return False
 
     def _keep_place(self) -> None:
-        before, now = self._caret_y, self._window_y_anywhere()
-        if before is None or now is None or now == before:
+        before = self._pending if self._pending is not None else self._caret_y
+        now = self._window_y_anywhere()
+        if before is None or now is None:
             self.remember()
             return
+        self._scroll_back(before, now)
+        if not self._back_at(before):
+            # At the end of the text the range grows only once the editor has laid itself
+            # out at its new size, after this event (and a second banner may come first):
+            # keep the place to go back to, and settle there then.
+            self._pending = before
+            QTimer.singleShot(0, self, self._settle)
+        else:
+            self._pending = None
+        self.remember()
+
+    def _wholly_in_view(self) -> bool:
+        rect = self._editor.cursorRect()
+        return rect.top() >= 0 and rect.bottom() <= self._editor.viewport().height()
+
+    def _back_at(self, before: int) -> bool:
+        """The caret is within a line of ``before`` on screen."""
+        now = self._window_y_anywhere()
+        line = max(1, self._editor.fontMetrics().lineSpacing())
+        return now is not None and abs(now - before) < line
+
+    def _settle(self) -> None:
+        before, self._pending = self._pending, None
+        now = self._window_y_anywhere()
+        if before is not None and now is not None:
+            self._scroll_back(before, now)
+        if before is not None and not (self._back_at(before) and self._wholly_in_view()):
+            self._editor.ensureCursorVisible()  # as near the place as the text allows
+        self.remember()
+
+    def _scroll_back(self, before: int, now: int) -> None:
+        """Scroll by the lines the caret moved from ``before`` to ``now`` on screen."""
         line = max(1, self._editor.fontMetrics().lineSpacing())
         lines = round((now - before) / line)
         if lines:
             bar = self._editor.verticalScrollBar()
-            wanted = bar.value() + lines
-            bar.setValue(wanted)  # valueChanged remembers the new place
-            if bar.value() < wanted:
-                # At the end of the text: the range grows once the editor has laid itself
-                # out at its new size, after this event. Scroll there then.
-                QTimer.singleShot(0, self, lambda: self._scroll_to(wanted))
-        self.remember()
-
-    def _scroll_to(self, value: int) -> None:
-        self._editor.verticalScrollBar().setValue(value)
-        self.remember()
+            bar.setValue(bar.value() + lines)  # valueChanged remembers the new place
 
     def _window_y_anywhere(self) -> int | None:
         """The caret's top in the window, even when the new size put it out of view."""
