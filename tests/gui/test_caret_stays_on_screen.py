@@ -26,21 +26,28 @@ def _caret_in_view(window: MainWindow) -> bool:
     return rect.top() >= 0 and rect.bottom() <= editor.viewport().height()
 
 
+def _editing(qtbot, make_window, live_server: LiveServer, size: tuple[int, int]) -> MainWindow:
+    """Ann's window at ``size`` on the Writer's Task (saved first by Bob), in Edit."""
+    window = make_window()
+    window.resize(*size)
+    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
+    open_agent(qtbot, window, AGENT)
+    editor = window.task_tab.editor
+    window.actions_.edit.trigger()
+    qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+    return window
+
+
 def test_the_caret_line_stays_put_when_the_conflict_banner_opens(
     qtbot, make_window, live_server: LiveServer
 ) -> None:
     with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
         live = bob.get_task(AGENT)
         base = bob.put_task(AGENT, LONG_TASK, live.version)
-        window = make_window()
-        window.resize(1000, 700)
-        sign_in(qtbot, window, live_server.url, live_server.token("ann"))
-        open_agent(qtbot, window, AGENT)
+        window = _editing(qtbot, make_window, live_server, (1000, 700))
         tab = window.task_tab
         editor = tab.editor
-        qtbot.waitUntil(lambda: editor.text() == LONG_TASK, timeout=LOAD_TIMEOUT_MS)
-        window.actions_.edit.trigger()
-        qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+        assert editor.text() == LONG_TASK
         # The caret on the last line in view, as when typing at the bottom of the window.
         last = editor.cursorForPosition(QPoint(4, editor.viewport().height() - 4))
         last.movePosition(QTextCursor.MoveOperation.EndOfBlock)
@@ -65,15 +72,10 @@ def test_the_caret_on_the_last_line_stays_in_view_when_the_conflict_banner_opens
     with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
         live = bob.get_task(AGENT)
         base = bob.put_task(AGENT, LONG_TASK, live.version)
-        window = make_window()
-        window.resize(1000, 700)
-        sign_in(qtbot, window, live_server.url, live_server.token("ann"))
-        open_agent(qtbot, window, AGENT)
+        window = _editing(qtbot, make_window, live_server, (1000, 700))
         tab = window.task_tab
         editor = tab.editor
-        qtbot.waitUntil(lambda: editor.text() == LONG_TASK, timeout=LOAD_TIMEOUT_MS)
-        window.actions_.edit.trigger()
-        qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+        assert editor.text() == LONG_TASK
         editor.moveCursor(QTextCursor.MoveOperation.End)
         qtbot.keyClicks(editor, "Mine.")
         assert _caret_in_view(window)
@@ -96,15 +98,10 @@ def test_the_caret_at_the_end_of_a_big_task_stays_in_view_when_the_server_goes(
     )
     with TaskdeskClient(live_server.url, live_server.token("bob")) as bob:
         bob.put_task(AGENT, big, bob.get_task(AGENT).version)
-    window = make_window()
-    window.resize(1400, 900)
-    sign_in(qtbot, window, live_server.url, live_server.token("ann"))
-    open_agent(qtbot, window, AGENT)
+    window = _editing(qtbot, make_window, live_server, (1400, 900))
     tab = window.task_tab
     editor = tab.editor
-    qtbot.waitUntil(lambda: editor.text() == big, timeout=LOAD_TIMEOUT_MS)
-    window.actions_.edit.trigger()
-    qtbot.waitUntil(editor.isVisible, timeout=LOAD_TIMEOUT_MS)
+    assert editor.text() == big
     editor.moveCursor(QTextCursor.MoveOperation.End)
     qtbot.keyClicks(editor, "More.")
     assert _caret_in_view(window)
