@@ -32,11 +32,11 @@ import textwrap
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_editor import task_text  # bench/ is on the path when a script runs
+
+ROOT = Path(__file__).resolve().parents[1]
 
 RETEXT_EDITOR_RECORDED_MS = 462.0
 RETEXT_PREVIEW_RECORDED_MS = 1252.0
@@ -264,7 +264,8 @@ def main() -> int:
 
     print(
         f"256 KB Task ({len(text.encode())} bytes), runs per figure: {args.runs} (median), "
-        f"load {os.getloadavg()[0]:.2f}, QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
+        f"load {os.getloadavg()[0]:.2f}, "
+        f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
     )
     for step in ("painted", "task", "preview drawn"):
         values = [m[step] for m in taskdesk if step in m]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.render.commonmark import new_block_parser, top_level_spans
@@ -102,15 +103,21 @@ class BlockSplitter:
         between are left out."""
         return self.split_with_gaps(text)[0]
 
-    def split_with_gaps(self, text: str) -> tuple[list[str], list[str]]:
+    def split_with_gaps(
+        self, text: str, parse_whole: Callable[[str], list[range]] | None = None
+    ) -> tuple[list[str], list[str]]:
         """The blocks, and in text order the pieces that may hold link reference
-        definitions: the non-blank lines between blocks and the blocks with a ``]:``."""
+        definitions: the non-blank lines between blocks and the blocks with a ``]:``.
+
+        ``parse_whole`` gives the top-level spans of a text when it has to be parsed whole
+        (no kept text is near it), in place of the block parser: a caller that parses the
+        whole text anyway (to render it) saves a second parse."""
         text = normalise_newlines(text)
         with self._lock:
             found = self._recent.get(text)
             if found is None:
                 lines = text.split("\n")
-                found = self._reuse(text, lines) or self._parse_all(text, lines)
+                found = self._reuse(text, lines) or self._parse_all(text, lines, parse_whole)
                 self._recent[text] = found
                 self._recent_chars += len(text)
                 while len(self._recent) > 1 and (
@@ -133,8 +140,10 @@ class BlockSplitter:
                 end = span.stop
         return found.blocks, carriers
 
-    def _parse_all(self, text: str, lines: list[str]) -> _Split:
-        spans = top_level_spans(self._parser, text)
+    def _parse_all(
+        self, text: str, lines: list[str], parse_whole: Callable[[str], list[range]] | None
+    ) -> _Split:
+        spans = parse_whole(text) if parse_whole else top_level_spans(self._parser, text)
         return _Split(text, lines, spans, [_block_text(lines, span) for span in spans])
 
     def _reuse(self, text: str, lines: list[str]) -> _Split | None:

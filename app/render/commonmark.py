@@ -78,8 +78,21 @@ def top_level_spans(parser: MarkdownIt, text: str, env: Env | None = None) -> li
     """The lines ``[start, end)`` of each top-level block of ``text``; the lines between
     (blank lines, link reference definitions) belong to none."""
     tokens = parser.parse(text, {} if env is None else env)
-    return [
-        range(*token.map)
-        for token in tokens
-        if token.level == 0 and token.map and token.nesting >= 0
-    ]
+    return [span for span, _ in top_level_groups(tokens)]
+
+
+def _starts_block(token: Token) -> bool:
+    return token.level == 0 and bool(token.map) and token.nesting >= 0
+
+
+def top_level_groups(tokens: list[Token]) -> list[tuple[range, list[Token]]]:
+    """A whole text's tokens cut into its top-level blocks: each block's lines (as
+    ``top_level_spans`` gives them) and its tokens, closing ones included."""
+    groups: list[tuple[range, list[Token]]] = []
+    for token in tokens:
+        if _starts_block(token) and token.map is not None:
+            start, stop = token.map
+            groups.append((range(start, stop), [token]))
+        elif groups:
+            groups[-1][1].append(token)
+    return groups

@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from app.render.block_split import BlockSplitter
-from app.render.commonmark import new_block_parser, new_markdown
+from app.render.commonmark import (
+    new_block_parser,
+    new_markdown,
+    top_level_groups,
+    top_level_spans,
+)
 from app.render.sanitise import sanitise_html
 
 # A line end right before a block tag is no text (code is escaped, so no tag stands in it),
@@ -88,11 +94,16 @@ class MarkdownBlocks:
     Thread-safe: each thread gets its own renderer, the caches and the splitter lock.
     """
 
-    def __init__(self, max_blocks: int = 8192) -> None:
+    def __init__(self, max_blocks: int = 8192, *, one_parse: bool = True) -> None:
         self._cache: LruCache[tuple[str, str], str] = LruCache(max_blocks)
         self._references: LruCache[str, dict[str, Any]] = LruCache(1024)
         self._splitter = BlockSplitter()
         self._local = threading.local()
+        # A text parsed whole (the first preview of a Task) is parsed once, by the renderer,
+        # and its blocks rendered from that parse, not split by the block parser and then
+        # each parsed again (a quarter of a cold render). False: the two-parse way, which
+        # tests compare it with.
+        self._one_parse = one_parse
 
     def _markdown(self) -> MarkdownIt:
         md: MarkdownIt | None = getattr(self._local, "md", None)
@@ -106,11 +117,32 @@ class MarkdownBlocks:
             parser = self._local.parser = new_block_parser()
         return parser
 
-    def split(self, text: str) -> tuple[list[str], Definitions]:
-        """The text's top-level blocks, and its reference definitions."""
-        blocks, carriers = self._splitter.split_with_gaps(text)
+    def split(self, text: str, *, unless: str = "") -> tuple[list[str], Definitions]:
+        """The text's top-level blocks, and its reference definitions. A text parsed whole
+        has its blocks rendered (into the cache) from that one parse, except the blocks
+        holding ``unless`` (a caller that renders those from another text)."""
+        parsed: list[tuple[list[Token], dict[str, Any]]] = []
+
+        def parse_whole(whole: str) -> list[range]:
+            env: dict[str, Any] = {}
+            try:
+                tokens = self._markdown().parse(whole, env)
+            except Exception:  # shown block by block, as written where it must be
+                return top_level_spans(self._parser(), whole)
+            parsed.append((tokens, env))
+            return [span for span, _ in top_level_groups(tokens)]
+
+        blocks, carriers = self._splitter.split_with_gaps(
+            text, parse_whole if self._one_parse else None
+        )
+        definitions = self._definitions(carriers)
+        if parsed:
+            self._render_parsed(blocks, definitions, *parsed[0], unless=unless)
+        return blocks, definitions
+
+    def _definitions(self, carriers: list[str]) -> Definitions:
         if not carriers:
-            return blocks, NO_DEFINITIONS
+            return NO_DEFINITIONS
         # A definition applies to the whole text, wherever it stands (also inside a quote
         # or a list); the first of a label wins, as in a whole-text render.
         references: dict[str, Any] = {}
@@ -118,8 +150,37 @@ class MarkdownBlocks:
             for label, target in self._chunk_references(chunk).items():
                 references.setdefault(label, target)
         if not references:
-            return blocks, NO_DEFINITIONS
-        return blocks, Definitions(references, json.dumps(references, sort_keys=True))
+            return NO_DEFINITIONS
+        return Definitions(references, json.dumps(references, sort_keys=True))
+
+    def _render_parsed(
+        self,
+        blocks: list[str],
+        definitions: Definitions,
+        tokens: list[Token],
+        env: dict[str, Any],
+        *,
+        unless: str,
+    ) -> None:
+        """Cache each block's HTML from the whole text's tokens: what ``render_block`` would
+        make of it alone (CommonMark's top-level blocks render alone as in place)."""
+        groups = top_level_groups(tokens)
+        if len(groups) != len(blocks) or env.get("references", {}) != definitions.references:
+            return  # not the blocks kept, or not the definitions: each is rendered alone
+        md = self._markdown()
+        deepest = md.options.maxNesting - 1
+        for block, (_, group) in zip(blocks, groups, strict=True):
+            used = definitions if definitions.references and "[" in block else NO_DEFINITIONS
+            key = (block, used.key)
+            if (unless and unless in block) or self._cache.get(key) is not None:
+                continue
+            if any(token.level >= deepest for token in group):
+                continue  # past the nesting limit: render_block shows it as written
+            try:
+                rendered = md.renderer.render(group, md.options, env)
+            except Exception:  # render_block shows a malformed block as written
+                continue
+            self._cache.put(key, compact_html(sanitise_html(rendered)).strip("\n"))
 
     def _chunk_references(self, chunk: str) -> dict[str, Any]:
         found = self._references.get(chunk)

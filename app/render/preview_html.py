@@ -95,7 +95,8 @@ class PreviewRenderer:
         )
         token = re.compile(re.escape(prefix) + r"(\d+)Z")
         placed = re.compile(r"(<p>)?" + re.escape(prefix) + r"(\d+)Z(</p>)?")
-        blocks, definitions = self.blocks.split(source)
+        # Blocks with an embed render from their renumbered text: not from the whole parse.
+        blocks, definitions = self.blocks.split(source, unless=prefix)
         out: list[str] = []
         for block in blocks:
             found = [embeds[int(m.group(1))] for m in token.finditer(block)]

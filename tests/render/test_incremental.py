@@ -202,3 +202,56 @@ def test_a_one_word_edit_renders_one_commonmark_block_again() -> None:
         edited = text.replace(word, word + " edited")
         assert blocks.render(edited) == MarkdownBlocks().render(edited)
         assert len(blocks._cache) - before == 1, word
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(MARKDOWN_SNIPPETS), min_size=1, max_size=12),
+    edits,
+    st.sampled_from(["\n\n", "\n"]),
+)
+def test_a_text_parsed_once_renders_as_its_blocks_parsed_alone(
+    parts: list[str], changes: list[tuple[int, int, str]], joint: str
+) -> None:
+    # The first render of a text parses it whole once and renders every block from that
+    # parse; it must give, byte for byte, what parsing each block alone gives.
+    text = joint.join(parts)
+    for at, cut, insert in changes:
+        text = apply(text, at, cut, insert)
+    assert MarkdownBlocks().render(text) == MarkdownBlocks(one_parse=False).render(text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(SNIPPETS), min_size=1, max_size=10), edits)
+def test_a_preview_parsed_once_renders_as_its_blocks_parsed_alone(
+    parts: list[str], changes: list[tuple[int, int, str]]
+) -> None:
+    text = build(parts)
+    for at, cut, insert in changes:
+        text = apply(text, at, cut, insert)
+    twice = PreviewRenderer()
+    twice.blocks = MarkdownBlocks(one_parse=False)
+    assert render_preview_text(PreviewRenderer(), text) == render_preview_text(twice, text)
+
+
+def test_a_cold_render_parses_the_text_once() -> None:
+    text = build([f"Paragraph {n} with *emphasis*.\n\n- item {n}" for n in range(50)])
+    blocks = MarkdownBlocks()
+    parses: list[str] = []
+    md = blocks._markdown()
+    parse = md.parse
+
+    def counted(src: str, env: object = None) -> object:
+        parses.append(src)
+        return parse(src, env)
+
+    md.parse = counted  # type: ignore[method-assign]
+    parser = blocks._splitter._parser
+    block_parse = parser.parse
+    parser.parse = counted  # type: ignore[method-assign]
+    try:
+        html = blocks.render(text)
+    finally:
+        parser.parse = block_parse  # type: ignore[method-assign]
+    assert parses == [text]
+    assert html == MarkdownBlocks(one_parse=False).render(text)
