@@ -179,11 +179,11 @@ RETEXT = textwrap.dedent(
 )
 
 
-def _run(command: list[str], env: dict[str, str]) -> dict[str, float]:
+def _run(command: list[str], env: dict[str, str], root: Path = ROOT) -> dict[str, float]:
     """Seconds from spawning the process to each line it prints."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     marks: dict[str, float] = {}
     assert proc.stdout is not None
@@ -229,6 +229,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--retext-python", default=os.environ.get("RETEXT_PYTHON", ""))
+    parser.add_argument(
+        "--before", type=Path, help="a checkout of an earlier Taskdesk, timed in turn too"
+    )
     args = parser.parse_args()
     text = task_text()
     # Embeds of notes the workspace lacks would be drawn as markers: a plain 256 KB Task.
@@ -245,16 +248,22 @@ def main() -> int:
         ours = [sys.executable, "-c", TASKDESK, str(wanted)]
         editor = [retext, "-c", RETEXT, str(wanted), str(task_file)]
         preview = [*editor, "--preview"]
+        before_env = {**env, "PYTHONPATH": str(args.before)} if args.before else env
         # One untimed run each (and the workspace seeded): the file cache decides nothing.
         _run(ours, env)
+        if args.before:
+            _run(ours, before_env, args.before)
         if retext:
             _run(editor, env)
             _run(preview, env)
         taskdesk: list[dict[str, float]] = []
+        before: list[dict[str, float]] = []
         retext_editor: list[float] = []
         retext_preview: list[float] = []
         for _ in range(args.runs):
             taskdesk.append(_run(ours, env))
+            if args.before:
+                before.append(_run(ours, before_env, args.before))
             if retext:
                 retext_editor.append(_run(editor, env)["settled"])
                 retext_preview.append(_run(preview, env)["settled"])
@@ -267,10 +276,12 @@ def main() -> int:
         f"load {os.getloadavg()[0]:.2f}, "
         f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
     )
-    for step in ("painted", "task", "preview drawn"):
-        values = [m[step] for m in taskdesk if step in m]
-        if values:
-            print(f"  Taskdesk {step + ':':<28} {ms(values):7.0f} ms")
+    series = [("Taskdesk", taskdesk)] + ([("before", before)] if before else [])
+    for step in ("painted", "task", "preview drawn", "settled"):
+        figures = "  ".join(
+            f"{name} {ms([m[step] for m in runs if step in m]):6.0f} ms" for name, runs in series
+        )
+        print(f"  {step + ':':<16} {figures}")
     settled = ms([m["settled"] for m in taskdesk])
     print(f"Taskdesk, opens in Preview, settled:   {settled:7.0f} ms")
     if retext:
@@ -281,6 +292,9 @@ def main() -> int:
     print(f"ReText's editor, settled:              {editor_ms:7.0f} ms   ({said})")
     print(f"ReText's preview, settled:             {preview_ms:7.0f} ms")
     print(f"ratio {settled / editor_ms:.2f}x ReText's editor (target <= 1.0x)")
+    if before:
+        earlier = ms([m["settled"] for m in before])
+        print(f"before: {earlier:7.0f} ms settled, {earlier / editor_ms:.2f}x ReText's editor")
     return 0
 
 

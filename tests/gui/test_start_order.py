@@ -127,6 +127,33 @@ def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
     assert window.task_tab is tab and tab.editor.text().strip()
 
 
+def test_the_preview_renderer_is_warmed_while_the_server_starts(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first Task's preview should not wait for the renderer to load: it is loaded on the
+    # runner once the tab's modules are in, before the Task is asked for.
+    from app.desk import preview_pipeline
+
+    order: list[str] = []
+    warm = preview_pipeline.warm_up_renderer
+    monkeypatch.setattr(
+        preview_pipeline, "warm_up_renderer", lambda: (order.append("warmed"), warm())[1]
+    )
+    start = preview_pipeline.PreviewPipeline._start
+    monkeypatch.setattr(
+        preview_pipeline.PreviewPipeline,
+        "_start",
+        lambda pipeline: (order.append("preview"), start(pipeline))[1],
+    )
+    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
+    window: MainWindow = make_window()
+    with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        window.start(live_server.url)
+    qtbot.waitUntil(lambda: "preview" in order, timeout=LOAD_TIMEOUT_MS)
+    assert order[0] == "warmed"
+    assert order.count("warmed") == 1
+
+
 def test_the_notes_to_insert_are_listed_after_the_first_preview(
     qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

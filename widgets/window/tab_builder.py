@@ -54,6 +54,14 @@ class TabBuilder(QObject):
             on_error=lambda _: self._made(),  # making it on the GUI thread says why
         )
 
+    def _warm_up_preview(self) -> None:
+        """The preview's renderer, loaded while the server starts (after the tab's modules:
+        the tab is on the way to the Task too). Quietly: a renderer that fails to load says
+        so in the first preview."""
+        from app.desk.preview_pipeline import warm_up_renderer
+
+        self._runner.submit(warm_up_renderer, on_done=lambda _: None, on_error=lambda _: None)
+
     def finish(self) -> TaskTab:
         """The tab, whole, now (its modules imported here if they are not in yet)."""
         if self.tab is None:
@@ -62,6 +70,7 @@ class TabBuilder(QObject):
         return self.tab
 
     def _made(self) -> None:
+        self._warm_up_preview()
         if self.tab is None:
             self.tab = self._make()
         self._next()
