@@ -5,7 +5,8 @@ Each figure is the median of several fresh processes, measured from spawning the
 - Taskdesk: the real launcher (``open_window``, the embedded default) on a local workspace
   whose first agent's Task is 256 KB of Markdown. The Task opens in Preview: settled is the
   preview holding the whole rendered Task, laid out, and painted after that. The steps on
-  the way are printed too (window painted, Task in the tab, first preview drawn).
+  the way are printed too (window painted, Task in the tab, its text first on screen,
+  whole or its first screenful, the whole preview drawn).
 - ReText's editor: ``retext FILE``, settled once its editor holds the text and has painted.
 - ReText's preview: ``retext --preview FILE``, settled once its preview holds the rendered
   file and has painted.
@@ -100,10 +101,26 @@ TASKDESK = textwrap.dedent(
         tab.preview.pane.html_shown.connect(on_shown)
         on_shown()
 
+    class FirstScreen(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                obj.removeEventFilter(self)
+                QTimer.singleShot(0, lambda: marks.mark("first screen"))
+            return False
+
+    first_screen = FirstScreen()
+
     def on_shown():
         tab = window.task_tab
         pane = tab.preview.pane
-        if pane.is_placeholder() or len(pane.document().toPlainText()) < WANTED // 2:
+        if pane.is_placeholder():
+            return
+        shown = len(pane.document().toPlainText())
+        if shown > 1000 and "first screen" not in marks.seen and not hasattr(first_screen, "on"):
+            first_screen.on = True  # the Task's text on screen, whole or its first screenful
+            pane.viewport().installEventFilter(first_screen)
+            pane.viewport().update()
+        if shown < WANTED // 2:
             return
         marks.mark("preview drawn")
         pipeline = tab.live_preview.pipeline
@@ -277,7 +294,7 @@ def main() -> int:
         f"QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', 'offscreen')}"
     )
     series = [("Taskdesk", taskdesk)] + ([("before", before)] if before else [])
-    for step in ("painted", "task", "preview drawn", "settled"):
+    for step in ("painted", "task", "first screen", "preview drawn", "settled"):
         figures = "  ".join(
             f"{name} {ms([m[step] for m in runs if step in m]):6.0f} ms" for name, runs in series
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.client.errors import TaskdeskError
 from app.core import user_message
-from app.core.expander import Expansion
+from app.core.expander import Expansion, Piece, TextPiece
 from app.core.models import Reader
 from app.core.user_message import MessageKey
 from app.core.viewer_reach import task_markers
@@ -33,6 +34,13 @@ block of a 256 KB Task re-renders that block alone, ~20 ms (more on a busy machi
 margin keeps one slow spell from switching the debounce back on), so the preview follows
 the typing. Slower ones (notes to fetch, a text that changed everywhere) wait for
 a pause as before. While one is being made, keystrokes collapse into one follow-up."""
+
+GLIMPSE_FROM_CHARS = 32_000
+"""A Task at least this long shows its first screenful (``glimpse``) before its first whole
+preview: rendering, building and laying out a 256 KB preview takes a second."""
+
+GLIMPSE_CHARS = 6_000
+"""About a screenful and a half of Markdown, cut at the paragraph break after it."""
 
 
 class PreviewSource(Protocol):
@@ -96,10 +104,12 @@ class PreviewPipeline(QObject):
     """
 
     ready = Signal(object)  # PreviewResult
+    glimpse = Signal(str)  # the first screenful's HTML, before a long Task's first preview
     loading = Signal(int, int)  # note lookups done, asked: the preview waits on the server
     idle = Signal()  # the preview in progress ended (drawn, or failed)
     message = Signal(object)  # UserMessage
     _progress = Signal(int, int, int)  # from a worker: its job's context serial, done, asked
+    _glimpsed = Signal(int, str)  # from a worker: its job's context serial, the HTML
 
     def __init__(
         self,
@@ -123,6 +133,7 @@ class PreviewPipeline(QObject):
         self.agent_cannot_reach: frozenset[str] | None = None
         self._context: PreviewContext | None = None
         self._contexts = 0  # bumped by every set_context(): a job's answer is for its own
+        self._drawn_context = -1  # the context whose preview was last drawn
         self._requested = 0  # bumped by every schedule()
         self._busy = False
         self._queued = False
@@ -136,6 +147,7 @@ class PreviewPipeline(QObject):
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._start)
         self._progress.connect(self._on_progress)
+        self._glimpsed.connect(self._on_glimpsed)
 
     @property
     def busy(self) -> bool:
@@ -181,6 +193,7 @@ class PreviewPipeline(QObject):
         notes, render = self._notes, self._render or _render_preview
         agent_cannot_reach = self.agent_cannot_reach
         reported = self._progress  # emitted from the worker: queued to the GUI thread
+        glimpsed = self._glimpsed if serial != self._drawn_context else None
 
         def progress(done: int, asked: int) -> None:
             # The pipeline may have been replaced (another server) meanwhile.
@@ -205,6 +218,11 @@ class PreviewPipeline(QObject):
                 - agent_cannot_reach
                 - unchecked
             )
+            head = first_screenful(found.expansion) if glimpsed is not None else None
+            if glimpsed is not None and head is not None:
+                shown = render(head, unchecked=unchecked, withheld=withheld)
+                with contextlib.suppress(RuntimeError):  # the pipeline may be gone
+                    glimpsed.emit(serial, shown)
             return PreviewResult(
                 expansion=found.expansion,
                 html=render(found.expansion, unchecked=unchecked, withheld=withheld),
@@ -225,12 +243,17 @@ class PreviewPipeline(QObject):
         if serial == self._contexts:  # another agent's lookups are not this one's to count
             self.loading.emit(done, asked)
 
+    def _on_glimpsed(self, serial: int, html: str) -> None:
+        if serial == self._contexts and serial != self._drawn_context:
+            self.glimpse.emit(html)
+
     def _on_ready(self, result: PreviewResult, serial: int) -> None:
         self._busy = False
         self._last_cost = time.monotonic() - self._started_at
         if serial != self._contexts:  # made for the agent open before: never shown as this one
             self._next()
             return
+        self._drawn_context = serial
         self._failing = False
         self.idle.emit()
         self.ready.emit(result)
@@ -262,6 +285,27 @@ def _render_preview(
     from app.render.preview_html import render_preview
 
     return render_preview(expansion, unchecked=unchecked, withheld=withheld)
+
+
+def first_screenful(expansion: Expansion) -> Expansion | None:
+    """The expansion's first ``GLIMPSE_CHARS`` or so, cut at a paragraph break; None when
+    the whole is short (its preview comes as soon) or has no break to cut at. Shown only
+    until the whole preview replaces it."""
+    if len(expansion.text) < GLIMPSE_FROM_CHARS:
+        return None
+    head: list[Piece] = []
+    size = 0
+    for piece in expansion.pieces:
+        if not isinstance(piece, TextPiece):
+            head.append(piece)
+            continue
+        cut = piece.text.find("\n\n", max(GLIMPSE_CHARS - size, 0))
+        if cut >= 0:
+            head.append(TextPiece(piece.text[:cut]))
+            return dataclasses.replace(expansion, pieces=tuple(head))
+        head.append(piece)
+        size += len(piece.text)
+    return None
 
 
 def warm_up_renderer() -> None:

@@ -202,3 +202,59 @@ def test_the_next_key_waits_for_a_pause_only_after_an_expensive_preview(
     assert len(pulled) == (2 if pulled_at_once else 1)
     made.refresh_now()  # what showing the tab does: no more waiting
     qtbot.waitUntil(lambda: not made.busy)
+
+
+def long_task(paragraphs: int = 900) -> str:
+    return "\n\n".join(
+        [f"# Writer\n\nFollow {EMBED} always."]
+        + [
+            f"Paragraph {n} with *emphasis* and a [link](https://example.com/{n})."
+            for n in range(paragraphs)
+        ]
+    )
+
+
+def test_a_long_task_shows_its_first_screenful_before_its_whole_preview(
+    qtbot: Any, runner: Any, notes: CountingNotes
+) -> None:
+    text = [long_task()]
+    order: list[tuple[str, str]] = []
+    made = PreviewPipeline(runner=runner, notes=notes, text_source=lambda: text[0])
+    made.glimpse.connect(lambda html: order.append(("glimpse", html)))
+    made.ready.connect(lambda result: order.append(("ready", result.html)))
+    made.set_context(CONTEXT)
+    qtbot.waitUntil(lambda: len(order) == 2)
+    (first, head), (then, whole) = order
+    assert (first, then) == ("glimpse", "ready")
+    assert "Write short sentences." in head  # the first screenful has its notes inlined
+    assert "Paragraph 10 " in head and "Paragraph 800 " not in head
+    assert whole.startswith(head)  # the screenful is the whole preview's beginning
+    assert "Paragraph 899 " in whole
+    expansion = notes.real.expand_for_preview(
+        text[0], org_id=CONTEXT.org_id, reader=CONTEXT.reader, task_path=CONTEXT.task_path
+    ).expansion
+    assert whole == render_preview(expansion)  # what is drawn at last is a whole render
+
+
+def test_only_a_long_tasks_first_preview_is_glimpsed(
+    qtbot: Any, runner: Any, notes: CountingNotes
+) -> None:
+    text = [long_task()]
+    made, results, _ = pipeline(runner, notes, text)
+    glimpses: list[str] = []
+    made.glimpse.connect(glimpses.append)
+    qtbot.waitUntil(lambda: len(results) == 1 and not made.busy)
+    text[0] += "\n\nOne more paragraph."
+    made.refresh_now()
+    qtbot.waitUntil(lambda: len(results) == 2 and not made.busy)
+    assert len(glimpses) <= 1  # the first may have landed before the connection above
+    count = len(glimpses)
+    made.set_context(CONTEXT)  # the same agent opened again: its first preview again
+    qtbot.waitUntil(lambda: len(results) == 3 and not made.busy)
+    assert len(glimpses) == count + 1
+    short, short_results, _ = pipeline(runner, notes, ["# Short\n\nA short Task."])
+    short_glimpses: list[str] = []
+    short.glimpse.connect(short_glimpses.append)
+    short.refresh_now()
+    qtbot.waitUntil(lambda: len(short_results) == 2 and not short.busy)
+    assert short_glimpses == []

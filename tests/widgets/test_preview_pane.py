@@ -328,3 +328,32 @@ def test_a_new_first_block_rebuilds(qtbot: QtBot) -> None:
     pane.show_html("<h1>Two</h1><p>body</p>")
     assert pane.document() is not first
     assert pane.toPlainText() == "Two\nbody"
+
+
+def test_a_first_screenful_gives_way_to_the_whole_preview(qtbot: QtBot, runner: Runner) -> None:
+    from app.render.html_blocks import split_top_level_html
+
+    whole = "\n".join(f"<p>Paragraph {n} of a long Task.</p>" for n in range(4000))
+    head = whole[: whole.index("<p>Paragraph 40 ")].rstrip("\n")
+    panel = PreviewPanel(runner=runner)
+    qtbot.addWidget(panel)
+    panel.resize(500, 300)
+    panel.show()
+    panel.show_glimpse(head)
+    assert panel.pane.document().toPlainText().startswith("Paragraph 0 ")
+    assert "Paragraph 39 " in panel.pane.document().toPlainText()
+    panel.show_preview(whole, "agent text")
+    qtbot.waitUntil(lambda: "Paragraph 3999 " in panel.pane.document().toPlainText())
+    qtbot.waitUntil(lambda: not panel.pane.is_laying_out())
+    assert panel.pane._pieces == split_top_level_html(whole)  # what a whole render gives
+    assert panel.pane.verticalScrollBar().value() == 0  # read from the top, as the glimpse
+
+
+def test_a_first_screenful_is_not_shown_to_a_reader_further_down(qtbot: QtBot) -> None:
+    panel = PreviewPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.show_preview("<p>before</p>", "before")
+    panel.pane.scroll_to_fraction(0.5)  # the agent's preview opens where it was read
+    panel.show_glimpse("<p>the top of the Task</p>")
+    assert "the top of the Task" not in panel.pane.document().toPlainText()

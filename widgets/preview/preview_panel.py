@@ -94,6 +94,13 @@ class PreviewPanel(QWidget):
         self.pane.show_html(html)
         self.set_agent_text(agent_text)
 
+    def show_glimpse(self, html: str) -> None:
+        """A long Task's first screenful, while its whole preview is made: shown only when
+        the reader is at the top (it is what they would see there)."""
+        if self.pane.scroll_fraction() == 0.0:
+            self._placeholder_timer.stop()
+            self.pane.show_html(html)
+
     def expect_preview(self, reason: str) -> None:
         """The preview shown is not this Task's (another agent opens): unless this one's comes
         within a moment, both views say ``reason`` instead of showing the last agent's."""

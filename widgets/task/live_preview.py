@@ -101,6 +101,7 @@ class LivePreview(QObject):
             runner=self._runner, notes=notes, text_source=self._editor.text, parent=self
         )
         pipeline.ready.connect(self.on_preview)
+        pipeline.glimpse.connect(self._panel.show_glimpse)
         pipeline.loading.connect(self._panel.loading_notice.on_loading)
         pipeline.idle.connect(self._panel.loading_notice.on_idle)
         pipeline.message.connect(self._on_problem)
