@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from app.core.models import AgentEmbedStatus
 from app.desk.runner import Runner
-from app.desk.session_steps import is_connection_trouble
 from app.store.records import Cached
 
 if TYPE_CHECKING:
@@ -79,7 +78,7 @@ class EmbedMarks:
             self.refresh(connection)
             return
         self._on_failed(exc)
-        if is_connection_trouble(exc):
+        if _is_connection_trouble(exc):
             self._from_copy(connection, WHOLE_ORG)
 
     def _next(self, connection: Connection) -> None:
@@ -113,7 +112,7 @@ class EmbedMarks:
             return
         self._in_flight -= 1
         self._on_failed(exc)
-        if is_connection_trouble(exc):
+        if _is_connection_trouble(exc):
             self._from_copy(connection, guild_id)
         self._next(connection)
 
@@ -148,3 +147,11 @@ class EmbedMarks:
 
 def _ignore(_: object) -> None:
     pass
+
+
+def _is_connection_trouble(exc: BaseException) -> bool:
+    # The session's steps are loaded with the first failure: not on the way to the first
+    # paint, which makes the window's embed marks.
+    from app.desk.session_steps import is_connection_trouble
+
+    return is_connection_trouble(exc)

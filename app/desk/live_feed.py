@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.client.errors import InvalidRequest, NotFound, TaskdeskError, Unauthorized
-from app.client.event_stream import EventStream, LiveEvent
 from app.desk.runner import Runner
 
 if TYPE_CHECKING:
+    from app.client.event_stream import LiveEvent
     from app.connect.connection import Connection
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,10 @@ StreamFactory = Callable[[str, str, int | None], Stream]
 
 
 def _event_stream(url: str, token: str, last_event_id: int | None) -> Stream:
+    # Loaded with the first stream: its HTTP modules (~40 ms) are not on the way to the
+    # window's first paint, which makes this feed.
+    from app.client.event_stream import EventStream
+
     return EventStream(url, token, last_event_id=last_event_id)
 
 
@@ -264,6 +268,8 @@ class LiveFeed(QObject):
                 self._forget_presence()  # the new stream tells who is there afresh
             self._set_mode(item)
             return
+        from app.client.event_stream import LiveEvent  # loaded by the stream that sent it
+
         if isinstance(item, LiveEvent):
             self._on_event(item)
 
