@@ -139,12 +139,12 @@ _TASKDESK_BODY = textwrap.dedent(
 TASKDESK = _AS_RUN_WINDOW + _PAINT_PROBE + _TASKDESK_BODY
 
 
-def _run(code: str, env: dict[str, str], *args: str) -> dict[str, float]:
+def _run(code: str, env: dict[str, str], *args: str, root: Path = ROOT) -> dict[str, float]:
     """Seconds from spawning the process to each line it prints."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-c", code, *args],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -179,6 +179,11 @@ def _env(home: Path) -> dict[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="a checkout of an earlier Taskdesk, its first paint timed in turn",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="taskdesk-bench-") as tmp:
         base = Path(tmp)
@@ -187,11 +192,17 @@ def main() -> int:
         _run(BASELINE, env)
         _run(TASKDESK, env, "--task")
 
+        before_env = {**env, "PYTHONPATH": str(args.before)} if args.before else env
+        if args.before:
+            _run(TASKDESK, before_env, root=args.before)
         baseline: list[float] = []
         painted: list[float] = []
+        before: list[float] = []
         for _ in range(args.runs):
             baseline.append(_run(BASELINE, env)["painted"])
             painted.append(_run(TASKDESK, env)["painted"])
+            if args.before:
+                before.append(_run(TASKDESK, before_env, root=args.before)["painted"])
         later = [_run(TASKDESK, env, "--task") for _ in range(args.runs)]
         first = [_run(TASKDESK, _env(base / f"fresh-{i}"), "--task") for i in range(args.runs)]
 
@@ -212,6 +223,13 @@ def main() -> int:
         f"Taskdesk window, first paint:                               {ms(painted)}   "
         f"ratio {p / b:.2f}x (target <= 1.3x)"
     )
+    if before:
+        e = statistics.median(before)
+        print(
+            f"earlier Taskdesk (--before), first paint:                   {ms(before)}   "
+            f"ratio {e / b:.2f}x"
+        )
+    print(f"load {os.getloadavg()[0]:.2f}")
     print(f"Taskdesk first paint while starting the embedded server:    {ms(paint_in_task_runs)}")
     print(
         f"Task visible, embedded default, later start:                {ms(task_later)}   "
