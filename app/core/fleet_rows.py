@@ -144,6 +144,11 @@ class LineSearch:
         self.pattern = search_pattern(query, regex=regex)  # BadPatternError
         self._needle = None if regex else query.lower()
 
+    @property
+    def needle(self) -> str | None:
+        """The lower-cased text a plain search looks for; None for a pattern."""
+        return self._needle
+
     def may_hit(self, text: str, lowered: str) -> bool:
         """False where ``text`` (``lowered`` its lower-cased form) surely holds no hit: a
         plain text that is not in it. Cheaper than ``lines``, which also makes line starts."""

@@ -233,3 +233,9 @@ CREATE TABLE IF NOT EXISTS presence (
 """Who has a Task open (``editing`` 0) or is changing it (1): one row per person and agent,
 ``since`` when the editing began (or the looking), ``seen_at`` their last call; a row lapses
 60 s after ``seen_at`` (``presence_records``)."""
+
+AGENT_HEADS_SCHEMA = """
+-- The fleet reads every agent's head (id, name, guild, version, Task hash) on each health
+-- read and search: from this index, never the agents' rows, whose Task texts sit between.
+CREATE INDEX IF NOT EXISTS agents_heads ON agents (id, name, guild_id, task_version, task_hash);
+"""

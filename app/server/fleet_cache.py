@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from app.core.expander import Expansion
-from app.core.fleet_rows import line_starts
 from app.core.models import sha256_hex
+from app.server.fleet_search import SearchableText
 
 MAX_ENTRIES = 50_000
 MAX_TEXT_CHARS = 64 * 1024 * 1024
@@ -41,7 +41,9 @@ class FleetCache:
         self._shapes: dict[str, tuple[str, ...]] = {}
         self._facts: dict[tuple[str, str, int], ExpandedFacts] = {}
         self._text_chars = 0
-        self._tasks: dict[str, KeptText] = {}  # by Task hash
+        self._tasks: dict[str, SearchableText] = {}  # by Task hash
+        self._expanded: dict[str, SearchableText] = {}  # by expanded text's hash
+        self._expanded_chars = 0
 
     def shapes(self, hashes: Iterable[str]) -> dict[str, tuple[str, ...]]:
         """The shape findings known here, of the Task hashes given."""
@@ -94,9 +96,27 @@ class FleetCache:
             )
         return found
 
+    def searchable_expansion(self, facts: ExpandedFacts, text: str) -> SearchableText:
+        """The expanded ``text`` of ``facts`` as prompt searches need it, kept by its hash
+        (agents that get the same text share it) while the texts fit MAX_TEXT_CHARS."""
+        with self._lock:
+            found = self._expanded.get(facts.text_hash)
+        if found is not None:
+            return found
+        made = SearchableText(text)
+        with self._lock:
+            if len(self._expanded) >= MAX_ENTRIES or (
+                self._expanded_chars + len(text) > MAX_TEXT_CHARS
+            ):
+                self._expanded.clear()
+                self._expanded_chars = 0
+            self._expanded[facts.text_hash] = made
+            self._expanded_chars += len(text)
+        return made
+
     def task_texts(
         self, hashes: dict[str, str], fetch: Callable[[list[str]], dict[str, str]]
-    ) -> dict[str, KeptText]:
+    ) -> dict[str, SearchableText]:
         """Each agent's live Task text, by agent; ``hashes`` is agent → Task hash,
         ``fetch(agent_ids)`` reads the texts not kept yet."""
         with self._lock:
@@ -108,25 +128,7 @@ class FleetCache:
                 if len(self._tasks) + len(fetched) > MAX_ENTRIES:
                     self._tasks.clear()
                 for agent_id, text in fetched.items():
-                    made = KeptText(text)
+                    made = SearchableText(text)
                     self._tasks[hashes[agent_id]] = made
                     kept[agent_id] = made
         return {a: found for a, found in kept.items() if found is not None}
-
-
-class KeptText:
-    """A live Task's text with what searches of it need: its lower-cased form, and where
-    its lines start (worked out by the first search that hits it)."""
-
-    __slots__ = ("_starts", "lowered", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lowered = text.lower()
-        self._starts: list[int] | None = None
-
-    def starts(self) -> list[int]:
-        found = self._starts
-        if found is None:  # two threads may both work it out: the same list either way
-            found = self._starts = line_starts(self.text)
-        return found

@@ -44,6 +44,7 @@ from app.server.fleet_records import (
     open_proposal_counts,
     search_heads,
 )
+from app.server.fleet_search import agent_entry, search_body
 from app.server.org_log import KINDS, OrgEvent
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
@@ -179,21 +180,17 @@ def org_search(request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
         if guild is not None and not tx.guild_exists(guild):
             raise ApiError(404, "no such guild")
-        agents = []
+        entries = []
         if where == "task":
             heads = search_heads(tx, guild)
             texts = cache.task_texts(
                 {agent_id: task_hash for agent_id, _, task_hash in heads},
                 lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
             )
-            lines = search.lines
             for agent_id, name, _ in heads:
-                kept = texts[agent_id]
-                if not search.may_hit(kept.text, kept.lowered):
-                    continue
-                matches = lines(kept.text, kept.lowered, kept.starts())
+                matches = texts[agent_id].encoded_matches(search)
                 if matches:
-                    agents.append({"id": agent_id, "name": name, "matches": matches})
+                    entries.append(agent_entry(agent_id, name, matches))
         else:
             expand = expander_for(tx, every_agent=True)
             generation = tx.files_generation()
@@ -201,12 +198,12 @@ def org_search(request: Request, caller: Caller) -> Response:
                 facts = cache.facts(
                     task.agent.id, task.hash, generation, partial(expand, task), need_text=True
                 )
-                matches = search.lines(facts.text or "")
+                searchable = cache.searchable_expansion(facts, facts.text or "")
+                matches = searchable.encoded_matches(search)
                 if matches:
-                    agents.append(
-                        {"id": task.agent.id, "name": task.agent.name, "matches": matches}
-                    )
-    return JsonResponse({"agents": agents})
+                    entries.append(agent_entry(task.agent.id, task.agent.name, matches))
+    # Written as bytes from each Task's kept lines (fleet_search): what orjson would make.
+    return Response(search_body(entries), media_type="application/json")
 
 
 # ------------------------------------------------------------------ change sets

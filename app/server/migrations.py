@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from app.core.models import sha256_hex
 from app.server.db_records import DatabaseError, utc_now
 from app.server.db_schema import (
+    AGENT_HEADS_SCHEMA,
     FLEET_SCHEMA,
     NOTE_SAVES_SCHEMA,
     NOTES_SCHEMA,
@@ -125,6 +126,7 @@ STEPS: tuple[Step, ...] = (
     Step(7, "change sets", FLEET_SCHEMA),
     Step(8, "the fleet's kept shape findings", TASK_SHAPES_SCHEMA),
     Step(9, "note saves write nothing per agent", NOTE_SAVES_SCHEMA, then=_file_sizes),
+    Step(10, "the fleet reads agents' heads from an index", AGENT_HEADS_SCHEMA),
 )
 """Every step, in order; a new feature's tables go at the end as the next number."""
 
