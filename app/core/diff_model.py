@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -117,13 +118,9 @@ class SideBySide:
 def split_lines(text: str) -> list[str]:
     """Lines split on ``\\n`` only, each keeping its ending, so CRLF and a missing final
     newline count as differences (the server stores text byte for byte)."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+    # StringIO with newline="\n" splits on "\n" alone and translates nothing, in C: two
+    # thirds of the time of a split and a "\n" added to each piece.
+    return io.StringIO(text, newline="\n").readlines()
 
 
 def line_keys(text: str) -> list[Hashable]:

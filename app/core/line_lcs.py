@@ -119,7 +119,7 @@ def _anchored_blocks(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[B
     old_pos = new_pos = 0
     for at_old, at_new in [*windows, (len(old), len(new))]:
         if at_old > old_pos and at_new > new_pos:
-            gap = _plain_blocks(old[old_pos:at_old], new[new_pos:at_new], numbered=False)
+            gap = _gap_blocks(old[old_pos:at_old], new[new_pos:at_new])
             blocks.extend((old_pos + i, new_pos + j, n) for i, j, n in gap)
         if at_old < len(old):
             blocks.append((at_old, at_new, _WINDOW))
@@ -130,6 +130,21 @@ def _anchored_blocks(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[B
     if LCSseq.similarity(old, new, score_cutoff=length + 1):
         return None  # a longer common subsequence exists: ours is not an LCS
     return _joined(blocks)
+
+
+class _Fence:
+    """An item equal to nothing but itself."""
+
+
+def _gap_blocks(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[Block]:
+    """The equal runs of an LCS of one gap between matched windows, chosen among equally long
+    ones as the LCS of the whole texts chooses: rapidfuzz trims a common prefix and suffix
+    and breaks ties walking back from the end, so the gap is given an unequal item at each
+    end, as the whole texts have there, not the matched windows' edges it would trim."""
+    fenced_old = [_Fence(), *old, _Fence()]
+    fenced_new = [_Fence(), *new, _Fence()]
+    old_ids, new_ids = numbered_alike(fenced_old, fenced_new)
+    return [(i - 1, j - 1, n) for i, j, n in _equal_runs(old_ids, new_ids)]
 
 
 def _equal_windows(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[tuple[int, int]]:
@@ -147,7 +162,14 @@ def _equal_windows(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[tup
             found.append((at_old, at_new))
             floor = at_new + _WINDOW
             continue
-        hit = _nearby(window, new, floor, min(len(new), max(floor, at_old + shift) + _REACH))
+        after = at_old + _WINDOW
+        if (
+            at_new >= floor
+            and new[at_new + _WINDOW : at_new + 2 * _WINDOW] == old[after : after + _WINDOW]
+        ):
+            hit = -1  # the next window is in place: this one was edited there, not moved
+        else:
+            hit = _nearby(window, new, floor, min(len(new), max(floor, at_old + shift) + _REACH))
         if hit >= 0:
             found.append((at_old, hit))
             shift, floor = hit - at_old, hit + _WINDOW

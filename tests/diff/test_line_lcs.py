@@ -8,7 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq
 
-from app.core.line_lcs import ANCHORED_FROM, _anchored_blocks, matching_blocks
+from app.core.line_lcs import (
+    ANCHORED_FROM,
+    _anchored_blocks,
+    _joined,
+    _plain_blocks,
+    matching_blocks,
+)
 
 
 def _checked_length(old: list[int], new: list[int], blocks: list[tuple[int, int, int]]) -> int:
@@ -72,3 +78,18 @@ def test_fully_different_texts_go_the_whole_way() -> None:
     old = [rng.randrange(5000) for _ in range(4000)]
     new = [rng.randrange(5000, 10000) for _ in range(4000)]
     assert _anchored_blocks(old, new) is None
+
+
+def test_a_gap_ties_as_the_whole_texts_tie() -> None:
+    """A line made blank before a blank line: one LCS matches the old blank to the first
+    new one, another to the second. The piecewise way picks what the whole-text LCS picks
+    (the compare view and a review show the hunks they showed before it)."""
+    rng = random.Random(9)
+    old = [rng.randrange(1, 5000) for _ in range(3000)]
+    old[1500:1502] = [7777, 0]
+    new = list(old)
+    new[1500:1502] = [0, 0]
+    new[2400] = 8888
+    blocks = _anchored_blocks(old, new)
+    assert blocks is not None
+    assert blocks == _joined(_plain_blocks(old, new, numbered=True))
