@@ -29,16 +29,16 @@ class _Matcher:
 
 
 def diff3_regions(
-    base: Sequence[int],
-    a: Sequence[int],
-    b: Sequence[int],
+    base: Sequence[Hashable],
+    a: Sequence[Hashable],
+    b: Sequence[Hashable],
     cancel: CancelToken,
     *,
     blocks: tuple[list[Block], list[Block]] | None = None,
 ) -> Iterator[Region]:
     """Every region of the three sequences in order, covering each of them end to end.
 
-    The items are numbered alike (``numbered_alike``): merge3 compares them for equality.
+    merge3 compares the items for equality only: lines, or their ``numbered_alike`` ids.
     ``blocks``: the matching blocks of base→a and base→b when the caller has them; by
     default they are the LCS (``matching_blocks``), one diff each, with a cancel check
     between. merge3 decides each region's kind; its own regions omit ranges we need (a

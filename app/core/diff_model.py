@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass
-from itertools import compress, count
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from app.core.cancel import NEVER, CancelToken
-
-if TYPE_CHECKING:
-    from rapidfuzz.distance import Opcodes
+from app.core.line_lcs import lcs_opcodes
+from app.core.line_lcs import matching_blocks as matching_blocks  # the diff's own, named here too
+from app.core.line_lcs import numbered_alike as numbered_alike
 
 Tag = Literal["equal", "replace", "delete", "insert"]
 Span = tuple[int, int]
@@ -118,13 +118,9 @@ class SideBySide:
 def split_lines(text: str) -> list[str]:
     """Lines split on ``\\n`` only, each keeping its ending, so CRLF and a missing final
     newline count as differences (the server stores text byte for byte)."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
+    # StringIO with newline="\n" splits on "\n" alone and translates nothing, in C: two
+    # thirds of the time of a split and a "\n" added to each piece.
+    return io.StringIO(text, newline="\n").readlines()
 
 
 def line_keys(text: str) -> list[Hashable]:
@@ -149,132 +145,31 @@ def display_line(line: str) -> str:
     return _ROW_BREAKERS.sub(ROW_BREAK_MARK, line)
 
 
-def _common_affixes(old: Sequence[Hashable], new: Sequence[Hashable]) -> tuple[int, int]:
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
-    return prefix, suffix
-
-
-def numbered_alike(*sequences: Sequence[Hashable]) -> list[list[int]]:
-    """Each sequence as small ints, equal items getting equal numbers across all of them.
-
-    dict.fromkeys and map run in C: a third of the time of a setdefault per item.
-    """
-    numbers: dict[Hashable, int] = {}
-    # setdefault with a counter: one dict operation per item, in C; the numbers have gaps,
-    # which nothing minds (they are only compared for equality).
-    numbered = []
-    offset = 0
-    for sequence in sequences:
-        numbered.append(list(map(numbers.setdefault, sequence, count(offset))))
-        offset += len(sequence)
-    return numbered
-
-
-def _lcs_blocks(
-    old: list[int], new: list[int], *, shares_little: bool | None = None
-) -> list[tuple[int, int, int]]:
-    """(old index, new index, length) of an LCS's equal runs, numbered items.
-
-    Items found on one side only can't be in any common subsequence, so when most of them are
-    (texts that share little) the LCS runs on the rest alone, its runs mapped back (Meld's
-    matcher does the same): fully different 256 KB texts take a fiftieth of the time.
-    ``shares_little``: already known (None: found out here, from the items' kinds)."""
-    if shares_little is None:
-        old_kinds, new_kinds = set(old), set(new)
-        shares_little = len(old_kinds & new_kinds) * 2 < max(len(old_kinds), len(new_kinds))
-    if not shares_little:
-        return [
-            (op.src_start, op.dest_start, op.src_end - op.src_start)
-            for op in _lcs_opcodes(old, new)
-            if op.tag == "equal"
-        ]
-    both = set(old).intersection(new)
-    old_at = list(compress(count(), map(both.__contains__, old)))
-    new_at = list(compress(count(), map(both.__contains__, new)))
-    blocks: list[tuple[int, int, int]] = []
-    for op in _lcs_opcodes([old[i] for i in old_at], [new[j] for j in new_at]):
-        if op.tag != "equal":
-            continue
-        for k in range(op.src_start, op.src_end):
-            i, j = old_at[k], new_at[op.dest_start + k - op.src_start]
-            if blocks and blocks[-1][0] + blocks[-1][2] == i and blocks[-1][1] + blocks[-1][2] == j:
-                blocks[-1] = (blocks[-1][0], blocks[-1][1], blocks[-1][2] + 1)
-            else:
-                blocks.append((i, j, 1))
-    return blocks
-
-
-def _lcs_opcodes(old: Sequence[Hashable], new: Sequence[Hashable]) -> Opcodes:
-    """rapidfuzz's LCS edit operations. Imported by the first diff, not with the modules
-    that name this one: none of it is on the way to the first Task (~15 ms)."""
-    from rapidfuzz.distance import LCSseq
-
-    return LCSseq.opcodes(old, new)
-
-
-def matching_blocks(
-    old: Sequence[Hashable], new: Sequence[Hashable], *, numbered: bool = False
-) -> list[tuple[int, int, int]]:
-    """(old index, new index, length) of equal runs, from a longest common subsequence.
-
-    An LCS is the smallest diff there is, so it never has more changed lines than
-    difflib's greedy matcher; rapidfuzz computes it bit-parallel in C++, where
-    SequenceMatcher(autojunk=False) turns quadratic on the blank lines Markdown is full of.
-    The common prefix and suffix are always part of some LCS, so trimming them is safe.
-    Items (lines, or words) are numbered first so rapidfuzz compares small ints;
-    ``numbered=True`` says they already are.
-    """
-    prefix, suffix = _common_affixes(old, new)
-    blocks: list[tuple[int, int, int]] = []
-    if prefix:
-        blocks.append((0, 0, prefix))
-    old_mid = old[prefix : len(old) - suffix]
-    new_mid = new[prefix : len(new) - suffix]
-    if old_mid and new_mid:
-        shares_little = None
-        if not numbered:
-            old_mid, new_mid = numbered_alike(old_mid, new_mid)
-            # numbered_alike numbers the old items first: a new item numbered below their
-            # count is one the old text has too. Counted in C, without building sets.
-            shared = sum(map(len(old_mid).__gt__, new_mid))
-            shares_little = shared * 2 < len(new_mid)
-        blocks += [
-            (prefix + i, prefix + j, size)
-            for i, j, size in _lcs_blocks(
-                list(old_mid),  # type: ignore[arg-type]
-                list(new_mid),  # type: ignore[arg-type]
-                shares_little=shares_little,
-            )
-        ]
-    if suffix:
-        blocks.append((len(old) - suffix, len(new) - suffix, suffix))
-    return blocks
-
-
 def _chunks_from_blocks(
     blocks: list[tuple[int, int, int]], old_len: int, new_len: int
-) -> tuple[list[Chunk], int]:
-    """The chunks between and of the equal runs, in one pass, and the display rows in all."""
+) -> tuple[list[Chunk], list[Chunk], int]:
+    """The chunks between and of the equal runs in one pass, the changes among them, and
+    the display rows in all. Fully different texts make thousands: every step here counts
+    (no max(), no second pass for the changes)."""
     chunks: list[Chunk] = []
+    changes: list[Chunk] = []
     append, make = chunks.append, tuple.__new__  # Chunk(...) through __new__ costs twice
+    change = changes.append
     old_pos = new_pos = row = 0
     equal_end = -1  # the old end of the last chunk when it is an equal one
     for old_at, new_at, size in [*blocks, (old_len, new_len, 0)]:
-        if old_at > old_pos or new_at > new_pos:
-            if old_at > old_pos and new_at > new_pos:
+        removed, added = old_at - old_pos, new_at - new_pos
+        if removed or added:
+            if removed and added:
                 tag: Tag = "replace"
-            elif old_at > old_pos:
+            elif removed:
                 tag = "delete"
             else:
                 tag = "insert"
-            append(make(Chunk, (tag, old_pos, old_at, new_pos, new_at, row)))
-            row += max(old_at - old_pos, new_at - new_pos)
+            chunk = make(Chunk, (tag, old_pos, old_at, new_pos, new_at, row))
+            append(chunk)
+            change(chunk)
+            row += removed if removed > added else added
             equal_end = -1
         if size:
             if equal_end == old_at:
@@ -287,7 +182,7 @@ def _chunks_from_blocks(
             row += size
             equal_end = old_at + size
         old_pos, new_pos = old_at + size, new_at + size
-    return chunks, row
+    return chunks, changes, row
 
 
 def build_diff(old: str, new: str, cancel: CancelToken = NEVER) -> SideBySide:
@@ -308,10 +203,10 @@ def diff_from_blocks(
 ) -> SideBySide:
     """The diff of two texts of ``old_lines`` and ``new_lines`` lines from their matching
     blocks (``matching_blocks``), for a caller that has them already (a merge's, say)."""
-    chunks, row = _chunks_from_blocks(blocks, old_lines, new_lines)
+    chunks, changes, row = _chunks_from_blocks(blocks, old_lines, new_lines)
     return SideBySide(
         chunks=tuple(chunks),
-        changes=tuple(c for c in chunks if c.tag != "equal"),
+        changes=tuple(changes),
         old_line_count=old_lines,
         new_line_count=new_lines,
         row_count=row,
@@ -357,7 +252,7 @@ def word_spans(old_line: str, new_line: str) -> tuple[tuple[Span, ...], tuple[Sp
     new_starts = _offsets(new_tokens)
     old_spans: list[Span] = []
     new_spans: list[Span] = []
-    for op in _lcs_opcodes(old_tokens, new_tokens):
+    for op in lcs_opcodes(old_tokens, new_tokens):
         if op.tag == "equal":
             continue
         if op.src_end > op.src_start:

@@ -9,7 +9,7 @@ emoji survive byte for byte. Pure and Qt-free; ``cancel`` stops it between steps
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -197,15 +197,15 @@ class MergeResult:
 
 
 class Prepared(NamedTuple):
-    """Three texts split into lines (``split_lines``), and their lines numbered alike
-    (``numbered_alike``): base, mine, theirs."""
+    """Three texts split into lines (``split_lines``), and what their lines are compared as:
+    the lines numbered alike (``numbered_alike``), or the lines themselves: base, mine, theirs."""
 
     base: list[str]
     mine: list[str]
     theirs: list[str]
-    base_ids: list[int]
-    mine_ids: list[int]
-    theirs_ids: list[int]
+    base_ids: Sequence[Hashable]
+    mine_ids: Sequence[Hashable]
+    theirs_ids: Sequence[Hashable]
 
 
 def merge_texts(

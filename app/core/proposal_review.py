@@ -23,7 +23,6 @@ from app.core.diff_model import (
     SideBySide,
     diff_from_blocks,
     matching_blocks,
-    numbered_alike,
     split_lines,
 )
 from app.core.merge import MergeResult, Prepared, RegionKind, Resolution, merge_texts
@@ -106,18 +105,20 @@ def review_basis(
     """The hunks of base → proposal, each marked placeable on the live Task or not."""
     base_lines, new_lines = split_lines(base), split_lines(proposal)
     live_lines = split_lines(live)
-    # One matching of base → proposal serves the compare view and the rebase's merge.
-    base_ids, new_ids, live_ids = numbered_alike(base_lines, new_lines, live_lines)
+    # One matching of base → proposal serves the compare view and the rebase's merge. The
+    # lines are matched as they are, not numbered first: a proposal and a live Task are
+    # mostly the base, which the matching finds window by window without numbering
+    # (numbering the three texts cost more than both matchings then).
     cancel.check()
-    proposed = matching_blocks(base_ids, new_ids, numbered=True)
+    proposed = matching_blocks(base_lines, new_lines)
     raw = diff_from_blocks(proposed, len(base_lines), len(new_lines))
     starts = _offsets(base_lines)
     conflicts: tuple[tuple[int, int, str], ...] = ()
     merged = None
     if base_version != live_version and live != base:
         cancel.check()
-        moved = matching_blocks(base_ids, live_ids, numbered=True)
-        prepared = Prepared(base_lines, new_lines, live_lines, base_ids, new_ids, live_ids)
+        moved = matching_blocks(base_lines, live_lines)
+        prepared = Prepared(base_lines, new_lines, live_lines, base_lines, new_lines, live_lines)
         merged = merge_texts(
             base, live, proposal, cancel=cancel, blocks=(proposed, moved), prepared=prepared
         )
