@@ -178,8 +178,8 @@ def sqlite_saves_per_second(tmp: Path) -> float:
 
     db = open_database(tmp / "raw.sqlite3", WORKSPACE)
     with db.read() as tx:
-        operator = tx.first_operator()
-    assert operator is not None
+        operator = tx.caller_for_token(TOKEN)  # the operator the PUT rows save as
+    assert operator is not None and operator.is_operator
     count, started = 0, time.perf_counter()
     while time.perf_counter() - started < DURATION / 2:
         with db.write() as tx:
