@@ -502,7 +502,17 @@ class ServerDatabase:
         try:
             yield conn
         finally:
-            self._pool.put(conn)
+            self._give_back(conn)
+
+    def _give_back(self, conn: sqlite3.Connection) -> None:
+        # A connection still in use when the database closed is closed here, by the thread
+        # that used it: closing it under a running statement (from ``close``) crashes sqlite.
+        with self._all_lock:
+            if not self._closed:
+                self._pool.put(conn)
+                return
+            self._all.remove(conn)
+        conn.close()
 
     @contextmanager
     def read(self) -> Iterator[Transaction]:
@@ -545,8 +555,17 @@ class ServerDatabase:
         self._listeners.append(listener)
 
     def close(self) -> None:
-        self._closed = True
+        """Close the idle connections now; one a request thread still uses is closed when
+        that thread gives it back (``_give_back``)."""
         with self._all_lock:
-            conns, self._all = self._all, []
-        for conn in conns:
+            self._closed = True
+            idle = []
+            while True:
+                try:
+                    idle.append(self._pool.get_nowait())
+                except queue.Empty:
+                    break
+            for conn in idle:
+                self._all.remove(conn)
+        for conn in idle:
             conn.close()
