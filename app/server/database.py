@@ -455,8 +455,8 @@ class ServerDatabase:
         self.path = Path(path)
         self.where = str(self.path)
         self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
-        self._all: list[sqlite3.Connection] = []
-        self._all_lock = threading.Lock()
+        # Taken to give a connection back or to close: none goes into the pool once closed.
+        self._pool_lock = threading.Lock()
         # SQLite's own lock would also serialise writers, but a busy writer there waits in
         # sleeps; a process lock hands the write over at once and keeps the race tight.
         self._write_lock = threading.Lock()
@@ -487,8 +487,6 @@ class ServerDatabase:
         )
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        with self._all_lock:
-            self._all.append(conn)
         return conn
 
     @contextmanager
@@ -507,11 +505,10 @@ class ServerDatabase:
     def _give_back(self, conn: sqlite3.Connection) -> None:
         # A connection still in use when the database closed is closed here, by the thread
         # that used it: closing it under a running statement (from ``close``) crashes sqlite.
-        with self._all_lock:
+        with self._pool_lock:
             if not self._closed:
                 self._pool.put(conn)
                 return
-            self._all.remove(conn)
         conn.close()
 
     @contextmanager
@@ -557,7 +554,7 @@ class ServerDatabase:
     def close(self) -> None:
         """Close the idle connections now; one a request thread still uses is closed when
         that thread gives it back (``_give_back``)."""
-        with self._all_lock:
+        with self._pool_lock:
             self._closed = True
             idle = []
             while True:
@@ -565,7 +562,5 @@ class ServerDatabase:
                     idle.append(self._pool.get_nowait())
                 except queue.Empty:
                     break
-            for conn in idle:
-                self._all.remove(conn)
         for conn in idle:
             conn.close()
