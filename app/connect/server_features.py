@@ -7,7 +7,8 @@ Against a server without them the app still works, with less:
   a save that isn't theirs to make, and the operator reads that refusal as a message); the
   org id is read from the first Task's ``display_path`` (``org/<org_id>/agents/<id>/task.md``).
 - no ``/api/org/agents``: the sidebar offers "Open agent by id…"; the agents opened that way
-  are remembered per server in the settings and listed by id.
+  are remembered per server in the settings and listed by id. The fleet and Search every
+  Task read those agents' Tasks themselves, paced and bounded (app.desk.spec_fleet).
 - no ``/api/org/guilds``: guilds show by id.
 - no ``/api/notes/…``: the preview can't inline notes and says so; a clicked embed says the
   server doesn't share note text. Unreachable embeds still come from the spec's

@@ -9,6 +9,13 @@ from app.core.limits import EMBED_BUDGET_BYTES
 NEAR_BUDGET = 0.9
 """Past this share of the 64 KB budget an agent is marked before it is over."""
 
+# What a row may not know (``HealthRow.unknown``): a server with only the spec's endpoints
+# tells a Task and its unreachable embeds, nothing of the budget, proposals or runs.
+EMBEDDED = "embedded"
+UNREACHABLE = "unreachable"
+PROPOSALS = "proposals"
+RUNS = "runs"
+
 
 @dataclass(frozen=True, slots=True)
 class HealthRow:
@@ -26,6 +33,7 @@ class HealthRow:
     open_proposals: int
     last_run_at: str | None
     prompt_changed_since_run: bool | None
+    unknown: frozenset[str] = frozenset()  # facts this server doesn't tell (EMBEDDED, …)
 
     @property
     def near_budget(self) -> bool:

@@ -1,5 +1,5 @@
 """The fleet from the real window: View › Fleet opens an agent; a search hit opens the Task
-in Edit at its line; a member and a spec-only server are told in one line."""
+in Edit at its line; a member is told in one line, and so is what a spec-only server lacks."""
 
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ def test_a_member_is_told_the_fleet_is_for_operators(
     assert said(window)[-1] == "The fleet is for operators: sign in as one to see every agent."
 
 
-def test_a_spec_only_server_is_told_in_one_line(qtbot, make_window, tmp_path) -> None:
-    from app.desk.fleet_desk import NO_FLEET
+def test_a_spec_only_server_says_what_it_cannot_do(qtbot, make_window, tmp_path) -> None:
+    from app.desk.spec_fleet import NO_AGENTS_KNOWN, NO_AUDIT, NO_MOVE
     from app.server import start_server
     from tests.live_server import WORKSPACE_BASIC
     from tests.window_steps import sign_in
@@ -69,9 +69,15 @@ def test_a_spec_only_server_is_told_in_one_line(qtbot, make_window, tmp_path) ->
     with start_server(WORKSPACE_BASIC, tmp_path / "spec.sqlite3", extensions=False) as server:
         window: MainWindow = make_window()
         sign_in(qtbot, window, server.url, "ann-secret", first_agent=False)
-        window.actions_.search_every_task.trigger()
-        assert window.fleet_windows.search_dialog is None
-        assert said(window)[-1] == NO_FLEET
+        window.actions_.fleet.trigger()  # no agent opened yet: nothing to read, said so
+        panel = window.fleet_windows.fleet_view.panel
+        qtbot.waitUntil(lambda: panel.status.text() == NO_AGENTS_KNOWN, timeout=TIMEOUT)
+        window.actions_.audit.trigger()
+        assert window.fleet_windows.audit_dialog is None
+        assert said(window)[-1] == NO_AUDIT
+        window.actions_.move_note.trigger()
+        assert window.fleet_windows.move_dialog is None
+        assert said(window)[-1] == NO_MOVE
 
 
 def test_an_edit_applied_to_the_selected_agents_goes_through_the_preview(

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.fleet_models import HealthRow
+from app.core.fleet_models import EMBEDDED, UNREACHABLE, HealthRow
 from widgets.common.plain_text import plain_label
 from widgets.fleet.fleet_table_model import AGENT_ID_ROLE, FleetTableModel
 
@@ -33,6 +33,23 @@ class FleetFilter(QSortFilterProxyModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self._model.sort(column, order)
+
+
+def health_summary(rows: list[HealthRow]) -> str:
+    """The status line: how many agents, over budget, with unreachable embeds; a count over
+    a fact the server doesn't tell is left out, and unchecked agents are said."""
+    parts = [f"{len(rows):,} agents"]
+    if not any(EMBEDDED in r.unknown for r in rows):
+        parts.append(f"{sum(1 for r in rows if r.over_budget):,} over budget")
+    checked = [r for r in rows if UNREACHABLE not in r.unknown]
+    if checked:
+        broken = sum(1 for r in checked if r.broken_embeds)
+        unchecked = len(rows) - len(checked)
+        tail = f" ({unchecked:,} not checked: guild unknown)" if unchecked else ""
+        parts.append(f"{broken:,} with unreachable embeds{tail}")
+    elif rows:
+        parts.append("embeds not checked: no guild known")
+    return " · ".join(parts)
 
 
 class FleetPanel(QWidget):
@@ -69,6 +86,10 @@ class FleetPanel(QWidget):
             )
         self.table.activated.connect(self._on_activated)
         self.status = plain_label("Loading the fleet…", self)
+        self.notice = plain_label("", self)  # what this server can't tell (a spec-only one)
+        self.notice.setObjectName("fleetNotice")
+        self.notice.setWordWrap(True)
+        self.notice.hide()
         self.edit_button = QPushButton("Apply an &edit to the selected agents…", self)
         self.edit_button.setEnabled(False)
         self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.selected_ids()))
@@ -81,15 +102,16 @@ class FleetPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.notice)
         layout.addWidget(self.status)
 
     def show_rows(self, rows: list[HealthRow], guild_names: dict[str, str] | None = None) -> None:
         self.model.set_rows(rows, guild_names)
-        over = sum(1 for r in rows if r.over_budget)
-        broken = sum(1 for r in rows if r.broken_embeds)
-        self.status.setText(
-            f"{len(rows):,} agents · {over:,} over budget · {broken:,} with unreachable embeds"
-        )
+        self.status.setText(health_summary(rows))
+
+    def show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
 
     def selected_ids(self) -> list[str]:
         rows = self.table.selectionModel().selectedRows()

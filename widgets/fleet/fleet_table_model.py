@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from app.core.fleet_models import HealthRow
+from app.core.fleet_models import EMBEDDED, PROPOSALS, RUNS, UNREACHABLE, HealthRow
 from app.core.limits import EMBED_BUDGET_BYTES
 from app.core.shape_codes import shape_words
 
@@ -27,6 +27,13 @@ AGENT_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 OVER = QColor(220, 60, 60, 90)
 NEAR = QColor(230, 170, 40, 90)
 Index = QModelIndex | QPersistentModelIndex
+UNKNOWN = "—"
+UNKNOWN_TIP = "This server doesn't tell this: it has only the spec's endpoints."
+UNCHECKED_TIP = (
+    "Not checked: this agent's guild isn't known. Give it in “Open agent by id…” to check."
+)
+COLUMN_FACT = {3: EMBEDDED, 4: UNREACHABLE, 6: PROPOSALS, 7: RUNS, 8: RUNS}
+"""The columns that show a fact a row may not know (``HealthRow.unknown``)."""
 
 
 def _kb(size: int) -> str:
@@ -45,10 +52,12 @@ class FleetTableModel(QAbstractTableModel):
         self._haystacks: list[str] = []
         self._words: list[str] = []
         self._shown: list[int] = []  # the rows the filter keeps, as indices into _rows
+        self._any_unknown = False  # a spec-only server's rows: sort keys then say so
 
     def set_rows(self, rows: list[HealthRow], guild_names: dict[str, str] | None = None) -> None:
         self.beginResetModel()
         self._rows = list(rows)
+        self._any_unknown = any(r.unknown for r in self._rows)
         self._guilds = dict(guild_names or {})
         # What a filter looks in, made once: a key press then tests one string per row.
         # Words, not figures: "1" would otherwise match every size.
@@ -120,6 +129,8 @@ class FleetTableModel(QAbstractTableModel):
             return None
         row = self._rows[self._shown[index.row()]]
         column = index.column()
+        if row.unknown and COLUMN_FACT.get(column) in row.unknown:
+            return self._unknown_data(column, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)
         if role == SORT_ROLE:
@@ -136,6 +147,16 @@ class FleetTableModel(QAbstractTableModel):
             return f"Over the 64 KB budget by {over:,} bytes: a run is refused."
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3, 4, 6):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    @staticmethod
+    def _unknown_data(column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return UNKNOWN
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return UNCHECKED_TIP if COLUMN_FACT[column] == UNREACHABLE else UNKNOWN_TIP
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
         return None
 
     def _display(self, row: HealthRow, column: int) -> str:
@@ -160,6 +181,12 @@ class FleetTableModel(QAbstractTableModel):
                 return _changed(row.prompt_changed_since_run)
 
     def _sort_key(self, row: HealthRow, column: int) -> Any:
+        fact = COLUMN_FACT.get(column) if self._any_unknown else None
+        if fact is not None:  # what isn't known sorts before every known value
+            return (fact not in row.unknown, self._known_key(row, column))
+        return self._known_key(row, column)
+
+    def _known_key(self, row: HealthRow, column: int) -> Any:
         match column:
             case 2:
                 return row.task_bytes

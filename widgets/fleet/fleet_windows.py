@@ -17,11 +17,18 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from app.core.change_plan import BadEditError, Edit, replace_edit
 from app.core.fleet_models import HealthRow
 from app.desk.change_set_flow import ChangeSetFlow
-from app.desk.fleet_desk import NO_FLEET, FleetAudit, FleetHealth, FleetSearch
+from app.desk.fleet_desk import FleetAudit, FleetHealth, FleetSearch
 from app.desk.member_search import LiveTaskSearch
 from app.desk.note_move import MovePlan, NoteMove
 from app.desk.proposal_filing import ProposalFiling
 from app.desk.runner import Runner
+from app.desk.spec_fleet import (
+    NO_AUDIT,
+    NO_CHANGE_SETS,
+    NO_MOVE,
+    SpecFleetHealth,
+    SpecFleetSearch,
+)
 from widgets.fleet.audit_dialog import AuditDialog
 from widgets.fleet.change_preview import ChangePreviewDialog
 from widgets.fleet.edit_selected_dialog import EditSelectedDialog
@@ -45,9 +52,12 @@ class BesideTaskPlace(Protocol):
 
 
 class FleetView(QWidget):
-    """View › Fleet: the fleet table, a tab beside the Task, loaded when it opens."""
+    """View › Fleet: the fleet table, a tab beside the Task, loaded when it opens; on a
+    spec-only server the app's own reads (``SpecFleetHealth``), with what they can't tell."""
 
-    def __init__(self, health: FleetHealth, guilds: dict[str, str], parent: QWidget) -> None:
+    def __init__(
+        self, health: FleetHealth | SpecFleetHealth, guilds: dict[str, str], parent: QWidget
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("fleetView")
         self.setWindowTitle("Fleet")
@@ -60,6 +70,8 @@ class FleetView(QWidget):
         self._guilds = guilds
         health.loaded.connect(self.on_loaded)
         health.failed.connect(self.panel.show_failure)
+        if isinstance(health, SpecFleetHealth):
+            health.notice.connect(self.panel.show_notice)
 
     def on_loaded(self, rows: list[HealthRow]) -> None:
         self.panel.show_rows(rows, self._guilds)
@@ -96,9 +108,11 @@ class FleetWindows(QObject):
         self.move_preview: MovePreviewDialog | None = None
         self._signed_in: Connection | None = None  # the connection the windows were made for
 
-    def _usable(self, *, members_too: bool = False) -> Connection | None:
+    def _usable(self, *, spec_only: str | None, members_too: bool = False) -> Connection | None:
         """The connection to use, or None having said why; ``members_too`` for what a member
-        may do as well (search the Tasks' text, file a change as proposals)."""
+        may do as well (search the Tasks' text, file a change as proposals). ``spec_only``:
+        the sentence to say on a server with only the spec's endpoints, or None when the app
+        does it there from the spec's endpoints itself (``_spec_only`` then tells)."""
         connection = self._connection()
         if connection is None:
             self._say("Connect to a server first.")
@@ -111,18 +125,31 @@ class FleetWindows(QObject):
         ):
             self._say(OPERATORS_ONLY)
             return None
-        if not connection.features.agent_list:  # a spec-only server: no fleet endpoints
-            self._say(NO_FLEET)
+        if spec_only is not None and self._spec_only(connection):
+            self._say(spec_only)
             return None
         return connection
 
+    @staticmethod
+    def _spec_only(connection: Connection) -> bool:
+        """A server without the extension endpoints: no agent list, no fleet endpoints."""
+        return not connection.features.agent_list
+
     def open_fleet(self) -> None:
-        connection = self._usable()
+        connection = self._usable(spec_only=None)
         if connection is None:
             return
         if self.fleet_view is None:
             guilds = {g.id: g.name for g in connection.guilds}
-            view = FleetView(FleetHealth(self._runner, connection.client), guilds, self._window)
+            health: FleetHealth | SpecFleetHealth
+            if self._spec_only(connection):
+                known = connection  # the agents opened by id, as they are when it loads
+                health = SpecFleetHealth(
+                    self._runner, connection.client, lambda: list(known.agents), known.guild_ids
+                )
+            else:
+                health = FleetHealth(self._runner, connection.client)
+            view = FleetView(health, guilds, self._window)
             view.panel.agent_activated.connect(lambda agent_id: self._open_at(agent_id, 1))
             view.panel.edit_requested.connect(self.ask_edit_for)
             self.fleet_view = view
@@ -137,15 +164,22 @@ class FleetWindows(QObject):
         view.panel.filter.setFocus()
 
     def open_search(self) -> None:
-        connection = self._usable(members_too=True)
+        connection = self._usable(spec_only=None, members_too=True)
         if connection is None:
             return
         if self.search_dialog is None:
             guilds = {g.id: g.name for g in connection.guilds}
             operator = connection.me.type == "operator"
-            # A member has no server search (operators only): the app searches the Tasks.
-            searcher = connection.client if operator else LiveTaskSearch(connection.client)
-            search = FleetSearch(self._runner, searcher)
+            search: FleetSearch | SpecFleetSearch
+            if self._spec_only(connection):
+                known = connection
+                search = SpecFleetSearch(
+                    self._runner, connection.client, lambda: list(known.agents)
+                )
+            else:
+                # A member has no server search (operators only): the app searches the Tasks.
+                searcher = connection.client if operator else LiveTaskSearch(connection.client)
+                search = FleetSearch(self._runner, searcher)
             dialog = SearchDialog(search, self._window, guilds)
             dialog.hit_activated.connect(self._open_at)
             dialog.replace_requested.connect(self.open_replace_preview)
@@ -156,7 +190,7 @@ class FleetWindows(QObject):
         self.search_dialog.query.setFocus()
 
     def open_audit(self) -> None:
-        connection = self._usable()
+        connection = self._usable(spec_only=NO_AUDIT)
         if connection is None:
             return
         if self.audit_dialog is None:
@@ -170,7 +204,7 @@ class FleetWindows(QObject):
     def open_replace_preview(
         self, agent_ids: list[str], find: str, replacement: str, regex: bool
     ) -> None:
-        connection = self._usable(members_too=True)
+        connection = self._usable(spec_only=NO_CHANGE_SETS, members_too=True)
         if connection is None:
             return
         try:
@@ -189,7 +223,7 @@ class FleetWindows(QObject):
         asking.open()
 
     def open_preview(self, agent_ids: list[str], edit: Edit, title: str) -> None:
-        connection = self._usable(members_too=True)
+        connection = self._usable(spec_only=NO_CHANGE_SETS, members_too=True)
         if connection is None:
             return
         flow = ChangeSetFlow(self._runner, connection.client, connection.me.org_id)
@@ -212,7 +246,7 @@ class FleetWindows(QObject):
         if signed_in is not None and signed_in.me.type != "operator":
             self._say(MOVE_OPERATORS_ONLY)
             return
-        connection = self._usable()
+        connection = self._usable(spec_only=NO_MOVE)
         if connection is None:
             return
         if self.move_dialog is not None:

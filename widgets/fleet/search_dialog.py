@@ -18,23 +18,36 @@ from PySide6.QtWidgets import (
 
 from app.core.fleet_models import AgentMatches
 from app.desk.fleet_desk import FleetSearch
+from app.desk.spec_fleet import NO_CHANGE_SETS, NO_PROMPT_SEARCH, SpecFleetSearch
 from widgets.common.plain_text import plain_label
 
 AGENT_ROLE = Qt.ItemDataRole.UserRole + 1
 LINE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
+def _count(count: int, one: str, many: str) -> str:
+    return f"1 {one}" if count == 1 else f"{count:,} {many}"
+
+
+def found_text(lines: int, agents: int, in_prompt: bool) -> str:
+    """ "3 lines in 2 Tasks." / "1 line in 1 prompt." """
+    where = ("prompt", "prompts") if in_prompt else ("Task", "Tasks")
+    return f"{_count(lines, 'line', 'lines')} in {_count(agents, *where)}."
+
+
 class SearchDialog(QDialog):
     """Observes a ``FleetSearch`` of its own. ``hit_activated(agent_id, line)`` opens the
     Task at that line; ``replace_requested(agent_ids, find, replacement, regex)`` asks for a
-    change set's preview over the agents found."""
+    change set's preview over the agents found. On a server with only the spec's endpoints
+    it observes a ``SpecFleetSearch``: the Tasks' own text only, no replace, and its notice
+    (what was searched) follows the count."""
 
     hit_activated = Signal(str, int)
     replace_requested = Signal(list, str, str, bool)
 
     def __init__(
         self,
-        search: FleetSearch,
+        search: FleetSearch | SpecFleetSearch,
         parent: QWidget | None = None,
         guilds: dict[str, str] | None = None,
     ) -> None:
@@ -93,6 +106,12 @@ class SearchDialog(QDialog):
         search.failed.connect(self.show_failure)
         self.found: list[AgentMatches] = []
         self._asked = ("", False, False)
+        self._spec_only = isinstance(search, SpecFleetSearch)
+        if isinstance(search, SpecFleetSearch):
+            search.notice.connect(self.show_notice)
+            self.in_prompt.setEnabled(False)
+            self.in_prompt.setToolTip(NO_PROMPT_SEARCH)
+            self.replace_button.setToolTip(NO_CHANGE_SETS)
 
     def on_search(self) -> None:
         self._asked = (self.query.text(), self.in_prompt.isChecked(), self.regex.isChecked())
@@ -123,10 +142,14 @@ class SearchDialog(QDialog):
             self.model.appendRow(parent)
         if found and len(found) <= 50:
             self.results.expandAll()
-        where = "prompts" if self._asked[1] else "Tasks"
-        self.status.setText(f"{lines:,} lines in {len(found):,} {where}." if found else "No match.")
+        self.status.setText(found_text(lines, len(found), self._asked[1]) if found else "No match.")
         # A replace rewrites Task text: a hit found only in a prompt (from a note) isn't there.
-        self.replace_button.setEnabled(bool(found) and not self._asked[1])
+        # A spec-only server has no change sets to make one with.
+        self.replace_button.setEnabled(bool(found) and not self._asked[1] and not self._spec_only)
+
+    def show_notice(self, text: str) -> None:
+        """What a spec-only search covered, after the count."""
+        self.status.setText(f"{self.status.text()} {text}".strip())
 
     def show_failure(self, text: str) -> None:
         self.status.setText(text)
