@@ -128,7 +128,9 @@ class SearchDialog(QDialog):
         self.model.clear()
         lines = 0
         for agent in found:
-            parent = QStandardItem(f"{agent.name} ({agent.id}) — {len(agent.matches)}")
+            # An agent opened by id on a spec-only server is named by its id alone.
+            who = agent.id if agent.name == agent.id else f"{agent.name} ({agent.id})"
+            parent = QStandardItem(f"{who} — {len(agent.matches)}")
             parent.setEditable(False)
             parent.setData(agent.id, AGENT_ROLE)
             parent.setData(1, LINE_ROLE)
