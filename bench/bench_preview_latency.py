@@ -13,6 +13,7 @@ Run: .venv/bin/python bench/bench_preview_latency.py [keys]
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import sys
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QWidget
 
 from app.core.expander import expand_embeds
 from app.core.models import Reader
+from app.desk.gc_pauses import START_UP_STEPS, GuiThreadCollector
 from app.desk.preview_pipeline import (
     CHEAP_PREVIEW_MS,
     PREVIEW_DEBOUNCE_MS,
@@ -91,8 +93,13 @@ def run(app: QApplication, text: str, cheap_ms: int) -> tuple[list[float], list[
     loop = QEventLoop()
     shown_at: list[float] = []
     panel.pane.html_shown.connect(lambda: (shown_at.append(time.perf_counter()), loop.quit()))
+    # Collections as the app makes them (widgets/launcher.py): on the GUI thread between
+    # events, what start-up made frozen once the first agent is on screen.
+    collector = GuiThreadCollector(window)
     pipeline.set_context(PreviewContext(ORG, READER))
     loop.exec()  # the first, cold, preview
+    for step in START_UP_STEPS:
+        collector.start_up_step(step)
     pipeline.schedule()  # one debounced re-render, so the pipeline knows what one costs
     loop.exec()
     editor.textChanged.connect(pipeline.schedule)
@@ -121,6 +128,9 @@ def run(app: QApplication, text: str, cheap_ms: int) -> tuple[list[float], list[
         f" show_preview median {statistics.median(installs[2:]) * 1000:.1f} ms"
         f" max {max(installs[2:]) * 1000:.1f} ms"
     )
+    collector.stop()
+    gc.unfreeze()
+    gc.enable()
     pipeline.set_context(None)
     panel.pane.wait_for_builds()
     window.close()
