@@ -7,7 +7,7 @@ holds the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QListView,
@@ -27,6 +27,9 @@ from widgets.common.plain_text import plain_label
 from widgets.proposals.hunk_list_model import HunkListModel
 from widgets.proposals.review_dialogs import DeclineDialog, HunkEditDialog
 from widgets.versions.diff_view import DiffView
+
+
+HUNK_BATCH = 24  # hunks measured per event-loop turn (a screenful and more)
 
 
 def _changes(count: int) -> str:
@@ -92,6 +95,9 @@ class ReviewWindow(QWidget):
         self.hunk_list.setAccessibleName("Changes to decide")
         self.hunk_list.setModel(self.hunks)
         self.hunk_list.setWordWrap(True)
+        # Wrapped rows are measured a batch per event-loop turn, not all 256 KB's hunks in one.
+        self.hunk_list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.hunk_list.setBatchSize(HUNK_BATCH)
         self.hunk_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.hunk_list.selectionModel().currentChanged.connect(self._on_hunk_changed)
         self.accept_button = QPushButton("&Accept")
@@ -157,6 +163,11 @@ class ReviewWindow(QWidget):
         # out per event-loop turn, not three.
         self._pending: dict[DiffView, tuple[SideBySide, str, str, str, str]] = {}
         self.tabs.currentChanged.connect(self._show_pending)
+        self._select_first = False
+        self._select_timer = QTimer(self)
+        self._select_timer.setSingleShot(True)
+        self._select_timer.setInterval(0)
+        self._select_timer.timeout.connect(self._on_select_first)
         self.edit_dialog: HunkEditDialog | None = None
         self.decline_dialog: DeclineDialog | None = None
         # Connected to the desk, a child of this window: it goes when the window goes.
@@ -227,14 +238,22 @@ class ReviewWindow(QWidget):
                 f"revision {p.revision}",
             )
         self.tabs.setTabVisible(self.since_index, data.since is not None)
-        if data.basis.hunks:
-            self.hunk_list.setCurrentIndex(self.hunks.index(0))
+        # The first hunk is made current on the next turn: moving the compare to it lays out
+        # a screenful again, which would double this turn's work.
+        self._select_first = bool(data.basis.hunks)
+        self._select_timer.start()
         self._show_unplaced()
         self._update_buttons()
+
+    def _on_select_first(self) -> None:
+        if self._select_first:
+            self._select_first = False
+            self.hunk_list.setCurrentIndex(self.hunks.index(0))
 
     def on_outcome(self, outcome: ReviewOutcome) -> None:
         data = self.desk.data
         assert data is not None
+        self._on_select_first()  # before the outcome, always, however the turns fell
         self.hunks.decisions_changed(data.decisions)
         self._set_model(
             self.result_view,
