@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 from task_words import WORDS  # bench/ is on the path when a script runs
 
@@ -49,6 +49,7 @@ from app.server.proposal_records import add_proposal
 from app.store.local_store import LocalStore
 
 REVIEW_ROUNDS = 15
+STALL_ROUNDS = 5
 
 
 def markdown_line(rng: random.Random) -> str:
@@ -261,29 +262,59 @@ def review_case(app: QApplication, folder: Path) -> None:
         f"{shown_accepted / shown_base:.2f}x",
     )
 
-    # The GUI thread's share, in the turns the desk's signals arrive in.
-    desk.data, desk.outcome = data, None
+    # The GUI thread's share, in the turns the desk's signals arrive in: a new window each
+    # round, as an operator opens one; each figure the longest stall of its turn.
+    _data, accepted_outcome = review_work(True)()
+    stalls: dict[str, list[tuple[float, float]]] = {}
+
+    def stall(label: str, action: Callable[[], object]) -> None:
+        stalls.setdefault(label, []).append(longest_stall_ms(action))
+
     gc.collect()
     gc.freeze()
-    show_stall("heartbeat: longest stall, nothing to do", longest_stall_ms(lambda: None))
-    show_stall(
-        "heartbeat: the compare view alone takes its model + paint",
-        longest_stall_ms(lambda: compare.set_model(basis.raw, base, proposal)),
-    )
-    show_stall(
-        "heartbeat: the review opens, the window takes the basis + paint (target 16)",
-        longest_stall_ms(lambda: window.on_loaded(data)),
-    )
-    desk.outcome = outcome
 
-    show_stall(
-        "heartbeat: its outcome arrives, the window takes it + paint (target 16)",
-        longest_stall_ms(lambda: window.on_outcome(outcome)),
-    )
-    show_stall(
-        "heartbeat: the Result tab shown, its view + paint (target 16)",
-        longest_stall_ms(lambda: window.tabs.setCurrentIndex(1)),
-    )
+    def one_window() -> None:
+        """A new review window, as an operator opens one, through the turns it gets."""
+        desk = ReviewDesk(
+            client=client, store=store, server_key="bench", runner=runner, org_id="o_bench",
+            agents={},
+        )  # fmt: skip
+        review = ReviewWindow(desk, "Bench agent")
+        review.show()
+        settled(app, review.raw_view)
+        desk.data = data
+        stall("the review opens: the window takes the basis", lambda: review.on_loaded(data))
+        desk.outcome = outcome
+        stall("its outcome arrives (nothing decided)", lambda: review.on_outcome(outcome))
+        stall(
+            "the Result tab shown, its view takes its model", lambda: review.tabs.setCurrentIndex(1)
+        )
+        desk.outcome = accepted_outcome
+        stall(
+            "every hunk accepted: the outcome, on the Result tab",
+            lambda: review.on_outcome(accepted_outcome),
+        )
+        stall("then the agent's tab shown, its view", lambda: review.tabs.setCurrentIndex(2))
+        review.close()
+        review.deleteLater()
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # not in the next figure
+        settled(app, compare)
+
+    for _ in range(STALL_ROUNDS):
+        stall("nothing to do", lambda: None)
+        stall(
+            "the compare view alone takes its model",
+            lambda: compare.set_model(basis.raw, base, proposal),
+        )
+        one_window()
+    print(f" GUI thread: longest stall of the turn, painted (target 16 ms; {STALL_ROUNDS} windows)")
+    for label, figures in stalls.items():
+        walls = [wall for wall, _cpu in figures]
+        cpu = statistics.median(c for _wall, c in figures)
+        print(
+            f"  heartbeat: {label:<49} {statistics.median(walls):6.1f} ms wall median, "
+            f"{max(walls):5.1f} worst, {cpu:5.1f} cpu"
+        )
     gc.unfreeze()
     window.close()
     compare.close()

@@ -28,7 +28,6 @@ from widgets.proposals.hunk_list_model import HunkListModel
 from widgets.proposals.review_dialogs import DeclineDialog, HunkEditDialog
 from widgets.versions.diff_view import DiffView
 
-
 HUNK_BATCH = 24  # hunks measured per event-loop turn (a screenful and more)
 
 
