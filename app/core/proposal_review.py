@@ -125,10 +125,10 @@ def review_basis(
         conflicts = tuple((r.base_start, r.base_end, r.theirs) for r in merged.conflicts)
     hunks = []
     for index, chunk in enumerate(raw.changes):
-        old = "".join(base_lines[chunk.old_start : chunk.old_end])
-        new = "".join(new_lines[chunk.new_start : chunk.new_end])
         start, end = starts[chunk.old_start], starts[chunk.old_end]
-        clashes = [c for c in conflicts if _touches(c[0], c[1], start, end)]
+        old = base[start:end]  # the base's lines, by their offsets: one slice, no join
+        new = "".join(new_lines[chunk.new_start : chunk.new_end])
+        clashes = [c for c in conflicts if _touches(c[0], c[1], start, end)] if conflicts else []
         hunks.append(
             Hunk(
                 index=index,
