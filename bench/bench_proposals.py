@@ -128,6 +128,17 @@ def painted(app: QApplication, window: QWidget, view: Any) -> None:
     window.repaint()
 
 
+def shown(app: QApplication, window: QWidget) -> None:
+    """``window`` shown, polished and painted once, as before any model reaches it."""
+    window.show()
+    handle = window.windowHandle()
+    while handle is None or not handle.isExposed():
+        app.processEvents()
+        handle = window.windowHandle()
+    app.processEvents()
+    window.repaint()
+
+
 def settled(app: QApplication, *views: Any) -> None:
     """The rest of each view's rows estimated (below the fold, not waited for): done between
     rounds so that one round's leftovers never land in the next one's figure."""
@@ -211,11 +222,10 @@ def review_case(app: QApplication, folder: Path) -> None:
         client=client, store=store, server_key="bench", runner=runner, org_id="o_bench", agents={}
     )
     window = ReviewWindow(desk, "Bench agent")  # 1200 x 760, as it opens
-    window.show()
+    shown(app, window)
     compare = DiffView()  # the compare view alone, as large
     compare.resize(window.size())
-    compare.show()
-    app.processEvents()
+    shown(app, compare)
 
     def compare_on_screen() -> None:
         compare.set_model(build_diff(base, proposal), base, proposal)
@@ -280,8 +290,7 @@ def review_case(app: QApplication, folder: Path) -> None:
             agents={},
         )  # fmt: skip
         review = ReviewWindow(desk, "Bench agent")
-        review.show()
-        settled(app, review.raw_view)
+        shown(app, review)  # as it is while the review loads: "Loading the proposal…"
         desk.data = data
         stall("the review opens: the window takes the basis", lambda: review.on_loaded(data))
         desk.outcome = outcome
