@@ -162,11 +162,11 @@ class ReviewWindow(QWidget):
         # out per event-loop turn, not three.
         self._pending: dict[DiffView, tuple[SideBySide, str, str, str, str]] = {}
         self.tabs.currentChanged.connect(self._show_pending)
-        self._select_first = False
-        self._select_timer = QTimer(self)
-        self._select_timer.setSingleShot(True)
-        self._select_timer.setInterval(0)
-        self._select_timer.timeout.connect(self._on_select_first)
+        self._listing: ReviewData | None = None  # loaded, its hunks not listed yet
+        self._listing_timer = QTimer(self)
+        self._listing_timer.setSingleShot(True)
+        self._listing_timer.setInterval(0)
+        self._listing_timer.timeout.connect(self._on_list_hunks)
         self.edit_dialog: HunkEditDialog | None = None
         self.decline_dialog: DeclineDialog | None = None
         # Connected to the desk, a child of this window: it goes when the window goes.
@@ -217,7 +217,6 @@ class ReviewWindow(QWidget):
             )
         self.notice_label.setText(" ".join(notices))
         self.notice_label.setVisible(bool(notices))
-        self.hunks.set_hunks(data.basis.hunks, data.decisions)
         self._set_model(
             self.raw_view,
             data.basis.raw,
@@ -237,22 +236,25 @@ class ReviewWindow(QWidget):
                 f"revision {p.revision}",
             )
         self.tabs.setTabVisible(self.since_index, data.since is not None)
-        # The first hunk is made current on the next turn: moving the compare to it lays out
-        # a screenful again, which would double this turn's work.
-        self._select_first = bool(data.basis.hunks)
-        self._select_timer.start()
+        # The hunks are listed, the first made current, on the next turn: painting the list
+        # and moving the compare to that hunk would double this turn's work and its paint.
+        self._listing = data
+        self._listing_timer.start()
+
+    def _on_list_hunks(self) -> None:
+        data, self._listing = self._listing, None
+        if data is None:
+            return
+        self.hunks.set_hunks(data.basis.hunks, data.decisions)
+        if data.basis.hunks:
+            self.hunk_list.setCurrentIndex(self.hunks.index(0))
         self._show_unplaced()
         self._update_buttons()
-
-    def _on_select_first(self) -> None:
-        if self._select_first:
-            self._select_first = False
-            self.hunk_list.setCurrentIndex(self.hunks.index(0))
 
     def on_outcome(self, outcome: ReviewOutcome) -> None:
         data = self.desk.data
         assert data is not None
-        self._on_select_first()  # before the outcome, always, however the turns fell
+        self._on_list_hunks()  # listed before the outcome, however the turns fell
         self.hunks.decisions_changed(data.decisions)
         self._set_model(
             self.result_view,
