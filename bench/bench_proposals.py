@@ -1,11 +1,15 @@
 """Proposals: opening a review of a 256 KB proposal on a moved base, and the org's queue.
 
-Each figure is printed beside its baseline, measured in the same run:
-- the review's work off the GUI thread (rebase, raw and result diffs, the effective diff)
-  beside the compare view's own work on the same pair (build_diff base → proposal); the
-  issue's target is at most 2x;
-- the longest GUI-thread stall while the review window takes the finished models and paints
-  (target 16 ms), beside the same heartbeat with nothing to do;
+Each figure is printed beside its baseline, measured in the same run (interleaved, medians):
+- the review's work off the GUI thread (the desk's load less HTTP: rebase, raw diff, hunks;
+  then the outcome: result and effective diffs) beside the compare view's own work on the
+  same pair (build_diff base → proposal); the issue's target is at most 2x;
+- what the operator waits for, on screen: that work plus the review window taking the basis
+  and the outcome until the compare on screen is laid out and the window painted, beside the
+  compare view alone doing the same (diff, set_model, painted); target at most 2x;
+- the longest GUI-thread stall of each turn the desk's signals arrive in, on new review
+  windows (target 16 ms), beside the same heartbeat with nothing to do and the compare view
+  alone taking the same model;
 - the queue of 1,000 open proposals over 5,000 agents: listed (HTTP + parse) and put in the
   table model (target 100 ms), beside listing the org's 5,000 agents.
 
