@@ -190,6 +190,10 @@ def build_diff(old: str, new: str, cancel: CancelToken = NEVER) -> SideBySide:
 
     ``cancel`` is checked between steps: a newer request raises ``CancelledError`` here.
     """
+    if old == new:  # a review with nothing decided yet shows live beside itself
+        cancel.check()
+        lines = old.count("\n") + (1 if old and not old.endswith("\n") else 0)
+        return diff_from_blocks([(0, 0, lines)] if lines else [], lines, lines)
     old_lines = line_keys(old)
     new_lines = line_keys(new)
     cancel.check()

@@ -230,8 +230,13 @@ def merge_texts(
     pieces: list[Piece] = []
     regions = diff3_regions(base_ids, mine_ids, theirs_ids, cancel, blocks=blocks)
     for count, (kind, z0, z1, a0, a1, b0, b1) in enumerate(regions):
-        texts = "".join(base_lines[z0:z1]), "".join(mine_lines[a0:a1])
-        piece: Piece = (kind, *texts, "".join(theirs_lines[b0:b1]))
+        base_text = "".join(base_lines[z0:z1])
+        if kind == "unchanged":  # equal lines on all three sides: the long runs, joined once
+            piece: Piece = (kind, base_text, base_text, base_text)
+        else:
+            mine_text = "".join(mine_lines[a0:a1])
+            theirs_text = mine_text if kind == "same" else "".join(theirs_lines[b0:b1])
+            piece = (kind, base_text, mine_text, theirs_text)
         if kind == "conflict":
             words = refine_to_words(piece[1], piece[2], piece[3], cancel)
             if words is not None:

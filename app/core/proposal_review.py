@@ -104,7 +104,6 @@ def review_basis(
 ) -> ReviewBasis:
     """The hunks of base → proposal, each marked placeable on the live Task or not."""
     base_lines, new_lines = split_lines(base), split_lines(proposal)
-    live_lines = split_lines(live)
     # One matching of base → proposal serves the compare view and the rebase's merge. The
     # lines are matched as they are, not numbered first: a proposal and a live Task are
     # mostly the base, which the matching finds window by window without numbering
@@ -117,6 +116,7 @@ def review_basis(
     merged = None
     if base_version != live_version and live != base:
         cancel.check()
+        live_lines = split_lines(live)  # only a moved base needs live's lines
         moved = matching_blocks(base_lines, live_lines)
         prepared = Prepared(base_lines, new_lines, live_lines, base_lines, new_lines, live_lines)
         merged = merge_texts(
@@ -125,10 +125,10 @@ def review_basis(
         conflicts = tuple((r.base_start, r.base_end, r.theirs) for r in merged.conflicts)
     hunks = []
     for index, chunk in enumerate(raw.changes):
-        old = "".join(base_lines[chunk.old_start : chunk.old_end])
-        new = "".join(new_lines[chunk.new_start : chunk.new_end])
         start, end = starts[chunk.old_start], starts[chunk.old_end]
-        clashes = [c for c in conflicts if _touches(c[0], c[1], start, end)]
+        old = base[start:end]  # the base's lines, by their offsets: one slice, no join
+        new = "".join(new_lines[chunk.new_start : chunk.new_end])
+        clashes = [c for c in conflicts if _touches(c[0], c[1], start, end)] if conflicts else []
         hunks.append(
             Hunk(
                 index=index,
@@ -159,20 +159,27 @@ def _touches(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
 
 def accepted_draft(basis: ReviewBasis, decisions: Mapping[str, HunkDecision]) -> str:
     """The base with each accepted hunk's proposal lines and each edited hunk's text in."""
-    lines = split_lines(basis.base)
+    taken = [
+        (hunk, decided)
+        for hunk in basis.hunks
+        if (decided := decisions.get(hunk.key)) is not None
+        and decided.decision is not Decision.REJECT
+    ]
+    if not taken:  # nothing accepted or edited (a review just opened): the base itself
+        return basis.base
+    # Cut from the base by the hunks' own offsets: a rejected or undecided hunk's lines are
+    # the base's, so only the taken ones break the base up (no second split of 256 KB).
+    base, lines = basis.base, basis.raw.old_line_count
     parts: list[str] = []
     at = 0
-    for hunk in basis.hunks:
-        decided = decisions.get(hunk.key)
-        parts.append("".join(lines[at : hunk.chunk.old_start]))
-        if decided is None or decided.decision is Decision.REJECT:
-            parts.append(hunk.old)
-        elif decided.decision is Decision.ACCEPT:
+    for hunk, decided in taken:
+        parts.append(base[at : hunk.base_from])
+        if decided.decision is Decision.ACCEPT:
             parts.append(hunk.new)
         else:
-            parts.append(_as_lines(decided.text, followed=hunk.chunk.old_end < len(lines)))
-        at = hunk.chunk.old_end
-    parts.append("".join(lines[at:]))
+            parts.append(_as_lines(decided.text, followed=hunk.chunk.old_end < lines))
+        at = hunk.base_to
+    parts.append(base[at:])
     return "".join(parts)
 
 

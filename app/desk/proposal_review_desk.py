@@ -19,7 +19,7 @@ from app.client.api import TaskdeskClient
 from app.client.errors import NotFound, ProposalNotOpen, TaskdeskError, VersionConflict
 from app.core import user_message
 from app.core.diff_model import SideBySide, build_diff
-from app.core.expander import task_display_path
+from app.core.expander import Lookup, task_display_path
 from app.core.models import AgentRow, OrgFile, Reader, TaskDoc
 from app.core.proposal_effect import EffectiveChange, effective_change
 from app.core.proposal_models import Proposal
@@ -62,6 +62,32 @@ class ReviewOutcome:
     effect: EffectiveChange
     result_diff: SideBySide  # live → the result
     effect_diff: SideBySide  # the expanded Task, live → the result
+
+
+def review_outcome(
+    basis: ReviewBasis,
+    decisions: Mapping[str, HunkDecision],
+    reader: Reader,
+    lookup: Lookup,
+    org_id: str,
+    task_path: str,
+) -> ReviewOutcome:
+    """The result of ``decisions``, its diff on live, and the Task as the agent gets it."""
+    result = review_result(basis, decisions)
+    effect = effective_change(
+        basis.live,
+        result.text,
+        org_id=org_id,
+        reader=reader,
+        lookup=lookup,
+        task_path=task_path,
+        with_shape=False,  # checked next, on its own (``shape_checked``)
+    )
+    result_diff = build_diff(basis.live, result.text)
+    same = (effect.before, effect.after) == (basis.live, result.text)
+    # Without embeds the agent gets the Task as written: one diff serves both views.
+    effect_diff = result_diff if same else build_diff(effect.before, effect.after)
+    return ReviewOutcome(result, effect, result_diff, effect_diff)
 
 
 def load_review(
@@ -222,24 +248,8 @@ class ReviewDesk(QObject):
                     notes[path] = None
             return notes[path]
 
-        def compute() -> ReviewOutcome:
-            result = review_result(data.basis, decisions)
-            effect = effective_change(
-                data.basis.live,
-                result.text,
-                org_id=org_id,
-                reader=reader,
-                lookup=lookup,
-                task_path=task_display_path(org_id, data.proposal.agent_id),
-                with_shape=False,  # checked next, on its own (``shape_checked``)
-            )
-            result_diff = build_diff(data.basis.live, result.text)
-            same = (effect.before, effect.after) == (data.basis.live, result.text)
-            # Without embeds the agent gets the Task as written: one diff serves both views.
-            effect_diff = result_diff if same else build_diff(effect.before, effect.after)
-            return ReviewOutcome(result, effect, result_diff, effect_diff)
-
-        return compute
+        task_path = task_display_path(org_id, data.proposal.agent_id)
+        return lambda: review_outcome(data.basis, decisions, reader, lookup, org_id, task_path)
 
     def _on_outcome(self, generation: int, outcome: ReviewOutcome) -> None:
         if generation != self._generation:

@@ -13,7 +13,10 @@ from app.core.diff_model import (
     ROW_BREAK_MARK,
     aligned_texts,
     build_diff,
+    diff_from_blocks,
     display_line,
+    line_keys,
+    matching_blocks,
     split_lines,
     word_spans,
 )
@@ -208,3 +211,10 @@ def test_a_cancelled_diff_stops_before_its_work() -> None:
     token.cancel()
     with pytest.raises(CancelledError):
         build_diff("a\n", "b\n", cancel=token)
+
+
+def test_equal_texts_diff_as_the_matching_would_make_it() -> None:
+    for text in ("", "a", "a\n", "a\nb", "a\r\n\nb\n", "\n\n"):
+        keys = line_keys(text)
+        matched = diff_from_blocks(matching_blocks(keys, keys), len(keys), len(keys))
+        assert build_diff(text, text) == matched

@@ -74,6 +74,22 @@ def test_publish_stays_off_until_every_change_is_decided(
     assert clients("ann").get_task("a_writer").content == BASE + "- A short summary.\n"
 
 
+def test_the_hunks_are_listed_once_loaded_the_first_one_current(
+    qtbot: QtBot, clients: Callable[[str], TaskdeskClient], make_desk: Callable[..., ReviewDesk]
+) -> None:
+    desk = make_desk()
+    window = ReviewWindow(desk, "Writer")
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(desk.loaded, timeout=15_000):
+        desk.open(_proposal(clients))
+    # Listed on the turn after the basis (or with the outcome, whichever comes first).
+    qtbot.waitUntil(lambda: window.hunk_list.currentIndex().row() == 0)
+    assert window.hunks.rowCount() == 2
+    assert window.raw_view.current_change_index == 0
+    assert window.accept_button.isEnabled()
+
+
 def test_a_moved_base_shows_the_change_that_cannot_be_placed(
     qtbot: QtBot, clients: Callable[[str], TaskdeskClient], make_desk: Callable[..., ReviewDesk]
 ) -> None:

@@ -7,7 +7,7 @@ holds the window.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QListView,
@@ -27,6 +27,8 @@ from widgets.common.plain_text import plain_label
 from widgets.proposals.hunk_list_model import HunkListModel
 from widgets.proposals.review_dialogs import DeclineDialog, HunkEditDialog
 from widgets.versions.diff_view import DiffView
+
+HUNK_BATCH = 24  # hunks measured per event-loop turn (a screenful and more)
 
 
 def _changes(count: int) -> str:
@@ -92,6 +94,9 @@ class ReviewWindow(QWidget):
         self.hunk_list.setAccessibleName("Changes to decide")
         self.hunk_list.setModel(self.hunks)
         self.hunk_list.setWordWrap(True)
+        # Wrapped rows are measured a batch per event-loop turn, not all 256 KB's hunks in one.
+        self.hunk_list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.hunk_list.setBatchSize(HUNK_BATCH)
         self.hunk_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.hunk_list.selectionModel().currentChanged.connect(self._on_hunk_changed)
         self.accept_button = QPushButton("&Accept")
@@ -157,6 +162,11 @@ class ReviewWindow(QWidget):
         # out per event-loop turn, not three.
         self._pending: dict[DiffView, tuple[SideBySide, str, str, str, str]] = {}
         self.tabs.currentChanged.connect(self._show_pending)
+        self._listing: ReviewData | None = None  # loaded, its hunks not listed yet
+        self._listing_timer = QTimer(self)
+        self._listing_timer.setSingleShot(True)
+        self._listing_timer.setInterval(0)
+        self._listing_timer.timeout.connect(self._on_list_hunks)
         self.edit_dialog: HunkEditDialog | None = None
         self.decline_dialog: DeclineDialog | None = None
         # Connected to the desk, a child of this window: it goes when the window goes.
@@ -207,7 +217,6 @@ class ReviewWindow(QWidget):
             )
         self.notice_label.setText(" ".join(notices))
         self.notice_label.setVisible(bool(notices))
-        self.hunks.set_hunks(data.basis.hunks, data.decisions)
         self._set_model(
             self.raw_view,
             data.basis.raw,
@@ -227,6 +236,16 @@ class ReviewWindow(QWidget):
                 f"revision {p.revision}",
             )
         self.tabs.setTabVisible(self.since_index, data.since is not None)
+        # The hunks are listed, the first made current, on the next turn: painting the list
+        # and moving the compare to that hunk would double this turn's work and its paint.
+        self._listing = data
+        self._listing_timer.start()
+
+    def _on_list_hunks(self) -> None:
+        data, self._listing = self._listing, None
+        if data is None:
+            return
+        self.hunks.set_hunks(data.basis.hunks, data.decisions)
         if data.basis.hunks:
             self.hunk_list.setCurrentIndex(self.hunks.index(0))
         self._show_unplaced()
@@ -235,6 +254,7 @@ class ReviewWindow(QWidget):
     def on_outcome(self, outcome: ReviewOutcome) -> None:
         data = self.desk.data
         assert data is not None
+        self._on_list_hunks()  # listed before the outcome, however the turns fell
         self.hunks.decisions_changed(data.decisions)
         self._set_model(
             self.result_view,

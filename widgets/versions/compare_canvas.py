@@ -77,6 +77,7 @@ class CompareCanvas(QAbstractScrollArea):
         self._width = -1
         self._cols = paint.columns_for(0, self.fontMetrics(), 0)
         self._rows = RowHeights(RowPlan(build_diff("", "")), self._lengths, self._exact, 1)
+        self._screen_full = True  # every row on screen laid out (see ``screen_ready``)
         self._work = QTimer(self)  # the next slice of layout and estimating
         self._work.setSingleShot(True)
         self._work.setInterval(0)
@@ -103,6 +104,11 @@ class CompareCanvas(QAbstractScrollArea):
     def is_settled(self) -> bool:
         """True once every row is estimated and every row on screen laid out."""
         return not self._work.isActive()
+
+    def screen_ready(self) -> bool:
+        """True once every row on screen is laid out: what the operator waits for (the rest
+        of the rows may still be being estimated, below the fold)."""
+        return self._screen_full
 
     def set_model(self, model: SideBySide, old: str, new: str) -> None:
         """Show ``model``, built from ``old`` and ``new``. Only the first rows are measured
@@ -176,6 +182,7 @@ class CompareCanvas(QAbstractScrollArea):
             row += 1
         if used < view and row == len(rows.heights) and not rows.complete:
             done = False  # the view reaches past the rows estimated so far
+        self._screen_full = done
         if changed:
             rows.refresh()
         if rows.heights:  # the top row may have become shorter than the line it was shown at
