@@ -61,7 +61,11 @@ def health_rows(source: OrgSource) -> list[dict[str, Any]]:
 
     answered = _asked_server(source, lambda client: client.org_health())
     if answered is not None:
-        return [{**asdict(row), "shape": list(row.shape)} for row in answered]
+        # ``unknown`` is the app's own mark for a spec-only server's rows, not on the wire.
+        return [
+            {**{k: v for k, v in asdict(row).items() if k != "unknown"}, "shape": list(row.shape)}
+            for row in answered
+        ]
     rows = []
     for agent in source.agents():
         text, version = source.task(agent.id)
