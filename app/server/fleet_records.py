@@ -83,6 +83,16 @@ def live_tasks_of(tx: Transaction, agent_ids: list[str]) -> list[LiveTask]:
     return found
 
 
+def task_texts_of(tx: Transaction, agent_ids: list[str]) -> dict[str, str]:
+    """The named agents' live Task texts by agent, unknown ids left out: the text alone, for
+    the fleet's kept texts (``FleetCache.task_texts``); every agent's at once is one query."""
+    if len(agent_ids) < IDS_PER_QUERY:
+        return {t.agent.id: t.content for t in live_tasks_of(tx, agent_ids)}
+    wanted = set(agent_ids)
+    rows = tx.conn.execute("SELECT id, task FROM agents")
+    return {agent_id: text for agent_id, text in rows if agent_id in wanted}
+
+
 class FileMemo(dict[str, OrgFile | None]):
     """``tx.file`` remembered for one request: thousands of Tasks embed the same few notes.
 
