@@ -34,6 +34,7 @@ from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
 from app.server.responses import ApiError, on_api_error, on_http_exception, on_unexpected
 from app.server.seeding import seed_if_new
+from app.server.server_timing import ServerTiming
 from app.server.task_answers import TaskAnswers
 from app.server.token_gate import TokenGate
 
@@ -177,10 +178,12 @@ def create_app(
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     if configure is not None:
         configure(app)
-    # Bodies are bounded before any route or test hook runs; outermost, the token is checked
-    # from the head before any body is read (token_gate).
+    # Bodies are bounded before any route or test hook runs; the token is checked from the
+    # head before any body is read (token_gate); outermost, the server's time on the request
+    # is measured from its arrival (server_timing).
     app.add_middleware(BodyLimit)
     app.add_middleware(TokenGate)
+    app.add_middleware(ServerTiming)
     return app
 
 

@@ -164,7 +164,17 @@ FLEET_RESPONSES: dict[tuple[str, str], dict[str, Any]] = {
         "422": _OPERATORS,
     },
     ("get", "/api/org/search"): {
-        "200": _body("Every matching line, by agent", SEARCH),
+        "200": {
+            **_body("Every matching line, by agent", SEARCH),
+            # Every answer carries it (server_timing); told here, where the targets use it.
+            "headers": {
+                "Server-Timing": {
+                    "description": "`app;dur=MS`: the server's own time on the request, in"
+                    " milliseconds, from its arrival to the answer being ready",
+                    "schema": STRING,
+                }
+            },
+        },
         "401": _UNAUTHORIZED,
         "404": _error("`no such guild`"),
         "422": _error(

@@ -83,12 +83,29 @@ def live_tasks_of(tx: Transaction, agent_ids: list[str]) -> list[LiveTask]:
     return found
 
 
-class FileMemo:
-    """``tx.file`` remembered for one request: thousands of Tasks embed the same few notes."""
+def task_texts_of(tx: Transaction, agent_ids: list[str]) -> dict[str, str]:
+    """The named agents' live Task texts by agent, unknown ids left out: the text alone, for
+    the fleet's kept texts (``FleetCache.task_texts``); every agent's at once is one query."""
+    if len(agent_ids) < IDS_PER_QUERY:
+        return {t.agent.id: t.content for t in live_tasks_of(tx, agent_ids)}
+    wanted = set(agent_ids)
+    rows = tx.conn.execute("SELECT id, task FROM agents")
+    return {agent_id: text for agent_id, text in rows if agent_id in wanted}
+
+
+class FileMemo(dict[str, OrgFile | None]):
+    """``tx.file`` remembered for one request: thousands of Tasks embed the same few notes.
+
+    A dict of the files by display path: the expander looks each embed up with the dict's own
+    ``__getitem__`` (no Python call a hit), and a path not read yet is read then."""
 
     def __init__(self, tx: Transaction) -> None:
+        super().__init__()
         self._tx = tx
-        self._seen: dict[str, OrgFile | None] = {}
+
+    def __missing__(self, display_path: str) -> OrgFile | None:
+        found = self[display_path] = self._tx.file(display_path)
+        return found
 
     def load_reached(self) -> None:
         """Every live file some run reaches (the used-by index names it), in one query: a
@@ -102,18 +119,12 @@ class FileMemo:
             entries = decoded.get(access)
             if entries is None:
                 entries = decoded[access] = access_list(access)
-            self._seen[path] = OrgFile(path, file_kind(kind), title, text, version, entries)
-
-    def __call__(self, display_path: str) -> OrgFile | None:
-        try:
-            return self._seen[display_path]
-        except KeyError:
-            found = self._seen[display_path] = self._tx.file(display_path)
-            return found
+            self[path] = OrgFile(path, file_kind(kind), title, text, version, entries)
 
 
 def expander_for(tx: Transaction, *, every_agent: bool = False) -> Callable[[LiveTask], Expansion]:
-    """Expands live Tasks as their runs would, sharing one memo of the notes; ``every_agent``:
+    """Expands live Tasks as their runs would (the text and the sums: no pieces or notes),
+    sharing one memo of the notes; ``every_agent``:
     all of them may need it, so at the first expansion (the cache had none) the notes runs
     reach are read in one query."""
     org_id = tx.meta("org_id")
@@ -129,8 +140,9 @@ def expander_for(tx: Transaction, *, every_agent: bool = False) -> Callable[[Liv
             task.content,
             org_id=org_id,
             reader=Reader(agent.id, agent.guild_id),
-            lookup=lookup,
+            lookup=lookup.__getitem__,  # the dict's own: a mapping's ``get`` would not read
             task_path=task_display_path(org_id, agent.id),
+            text_only=True,  # the fleet keeps the text and the sums (fleet_cache), no pieces
         )
 
     return expand

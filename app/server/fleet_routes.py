@@ -43,6 +43,7 @@ from app.server.fleet_records import (
     newest_runs,
     open_proposal_counts,
     search_heads,
+    task_texts_of,
 )
 from app.server.fleet_search import agent_entry, search_body
 from app.server.org_log import KINDS, OrgEvent
@@ -139,7 +140,7 @@ def _live(tx: Transaction, cache: FleetCache, heads: list[AgentHead]) -> list[Li
     """The agents' live Tasks, their texts from the cache where the hash is known there."""
     texts = cache.task_texts(
         {h.agent.id: h.hash for h in heads},
-        lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
+        partial(task_texts_of, tx),
     )
     return [LiveTask(h.agent, texts[h.agent.id].text, h.hash) for h in heads if h.agent.id in texts]
 
@@ -185,7 +186,7 @@ def org_search(request: Request, caller: Caller) -> Response:
             heads = search_heads(tx, guild)
             texts = cache.task_texts(
                 {agent_id: task_hash for agent_id, _, task_hash in heads},
-                lambda ids: {t.agent.id: t.content for t in live_tasks_of(tx, ids)},
+                partial(task_texts_of, tx),
             )
             for agent_id, name, _ in heads:
                 matches = texts[agent_id].encoded_matches(search)

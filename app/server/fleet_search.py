@@ -15,28 +15,34 @@ import orjson
 
 from app.core.fleet_rows import LineSearch, line_starts
 
-COLUMNS = [b"%d" % n for n in range(4096)]
-"""Columns as JSON numbers, made once: most hits are within the first 4,096 characters."""
+NUMBERS_MADE = 4096
+"""Lines and columns whose JSON is made once: most hits are within the first 4,096 of each."""
+
+COLUMNS = [b"%d" % n for n in range(NUMBERS_MADE)]
+"""Columns as JSON numbers."""
+
+HEADS = [b',{"line":%d,"column":' % n for n in range(NUMBERS_MADE)]
+"""A hit's JSON up to its column, by line: the same in every text."""
 
 
-def _column(n: int) -> bytes:
-    return COLUMNS[n] if n < len(COLUMNS) else b"%d" % n
+def _head(line: int) -> bytes:
+    return HEADS[line] if line < NUMBERS_MADE else b',{"line":%d,"column":' % line
 
 
 class SearchableText:
     """One text as searches need it: its lower-cased form, where its lines start and each
-    hit line's encoded JSON around the column, the last two worked out on the first hit.
+    hit line's encoded text, the last two worked out on the first hit.
 
-    A hit is ``,{"line":N,"column":`` (the head), the column and ``,"text":"…"}`` (the
-    tail); the answer's matches are those joined, less the first comma."""
+    A hit is ``,{"line":N,"column":`` (the head, ``HEADS``), the column and ``,"text":"…"}``
+    (the line's tail, kept here); the answer's matches are those joined, less the first
+    comma."""
 
-    __slots__ = ("_heads", "_starts", "_tails", "lowered", "text")
+    __slots__ = ("_starts", "_tails", "lowered", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lowered = text.lower()
         self._starts: list[int] | None = None
-        self._heads: list[bytes | None] | None = None
         self._tails: list[bytes] | None = None
 
     def starts(self) -> list[int]:
@@ -45,26 +51,20 @@ class SearchableText:
             found = self._starts = line_starts(self.text)
         return found
 
-    def _encoded(self) -> tuple[list[int], list[bytes | None], list[bytes]]:
-        """The line starts and the lists of heads and tails, by 1-based line (empty till a
-        line is first hit); made together, so a thread sees all three or makes its own."""
-        heads, tails = self._heads, self._tails
+    def _encoded(self) -> tuple[list[int], list[bytes]]:
+        """The line starts and the tails by 1-based line (empty till a line is first hit).
+        Two threads may each make the list: a tail put in either is the same bytes."""
         starts = self.starts()
-        if heads is None or tails is None:
-            lines = len(starts)
-            tails = [b""] * lines
-            heads = [None] * lines
-            self._tails, self._heads = tails, heads
-        return starts, heads, tails
+        tails = self._tails
+        if tails is None:
+            tails = self._tails = [b""] * len(starts)
+        return starts, tails
 
-    def _encode(self, line: int, heads: list[bytes | None], tails: list[bytes]) -> bytes:
-        """Fills in ``line``'s head and tail; its head. The tail goes first: a thread that
-        sees the head sees the tail."""
-        starts = self.starts()
+    def _tail(self, line: int, starts: list[int], tails: list[bytes]) -> bytes:
+        """Fills in ``line``'s tail (never empty: at least ``,"text":""}``) and returns it."""
         words = self.text[starts[line - 1] : starts[line] - 1].removesuffix("\r")
-        tails[line] = b',"text":' + orjson.dumps(words) + b"}"
-        head = heads[line] = b',{"line":%d,"column":' % line
-        return head
+        tail = tails[line] = b',"text":' + orjson.dumps(words) + b"}"
+        return tail
 
     def encoded_matches(self, search: LineSearch) -> bytes:
         """The ``matches`` of this text, comma-joined JSON objects; empty without a hit."""
@@ -80,24 +80,28 @@ class SearchableText:
         return b"".join(found)[1:]
 
     def _plain(self, needle: str) -> list[bytes]:
-        # One find and one binary search of the line starts a hit, each from the next line.
-        starts, heads, tails = self._encoded()
+        # One find and one binary search of the line starts a hit, each from the next line;
+        # the hit's three parts looked up, not called for (a search where every Task hits
+        # makes tens of thousands of them).
+        starts, tails = self._encoded()
         found: list[bytes] = []
-        add, find, encode = found.append, self.lowered.find, self._encode
+        add, find, tail = found.append, self.lowered.find, self._tail
+        heads, columns, made = HEADS, COLUMNS, NUMBERS_MADE
         at = find(needle)
         while at >= 0:
             line = bisect_right(starts, at)
-            add(heads[line] or encode(line, heads, tails))
-            add(_column(at - starts[line - 1] + 1))
-            add(tails[line])
+            column = at - starts[line - 1] + 1
+            add(heads[line] if line < made else _head(line))
+            add(columns[column] if column < made else b"%d" % column)
+            add(tails[line] or tail(line, starts, tails))
             at = find(needle, starts[line])
         return found
 
     def _pattern(self, search: LineSearch) -> list[bytes]:
         # As line_matches: one search a matching line, the rest of the line never again.
-        starts, heads, tails = self._encoded()
+        starts, tails = self._encoded()
         found: list[bytes] = []
-        add, find, encode, text = found.append, search.pattern.search, self._encode, self.text
+        add, find, tail, text = found.append, search.pattern.search, self._tail, self.text
         pos, size = 0, len(text)
         while pos <= size:
             match = find(text, pos)
@@ -105,9 +109,10 @@ class SearchableText:
                 break
             at = match.start()
             line = bisect_right(starts, at)
-            add(heads[line] or encode(line, heads, tails))
-            add(_column(at - starts[line - 1] + 1))
-            add(tails[line])
+            column = at - starts[line - 1] + 1
+            add(_head(line))
+            add(COLUMNS[column] if column < NUMBERS_MADE else b"%d" % column)
+            add(tails[line] or tail(line, starts, tails))
             pos = starts[line]
         return found
 

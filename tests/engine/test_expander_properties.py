@@ -169,6 +169,20 @@ def test_agrees_with_a_second_reading_of_the_rules(task: str, files: dict[str, O
     assert expansion.embedded_bytes == size
 
 
+@ENGINE
+@given(task=st.one_of(st.text(), soup), files=org_files())
+def test_text_only_gives_the_same_text_and_sums(task: str, files: dict[str, OrgFile]) -> None:
+    """What the fleet's prompt search reads: the very text and figures, without the pieces."""
+    whole = run(task, files)
+    bare = expand_embeds(
+        task, org_id=ORG_ID, reader=READER, lookup=files, task_path=TASK_PATH, text_only=True
+    )
+    assert bare.text == whole.text
+    assert bare.embeds == whole.embeds and bare.collections == whole.collections
+    assert bare.broken == whole.broken and bare.embedded_bytes == whole.embedded_bytes
+    assert bare.pieces == () and bare.notes == ()
+
+
 lone_surrogates = st.text(st.characters(categories=["Cs", "Ll", "Sm"]), max_size=6)
 
 

@@ -3,6 +3,7 @@ reverted as a unit, and the audit of every kind of change."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +213,29 @@ def test_search_finds_a_phrase_from_a_note_in_every_prompt_that_gets_it(
     assert pattern["agents"][0]["matches"] == [{"line": 5, "column": 1, "text": "## Work"}]
     bad = call(fleet, "GET", "/api/org/search", params={"q": "(", "regex": "1"})
     assert (bad.status_code, bad.json()) == (422, {"error": "bad pattern"})
+
+
+SERVER_TIMING = re.compile(r"app;dur=(\d+\.\d)")
+
+
+def _server_ms(answer: requests.Response) -> float:
+    """The server's own time on the request, from its one ``Server-Timing`` header."""
+    found = SERVER_TIMING.fullmatch(answer.headers["Server-Timing"])
+    assert found is not None, answer.headers["Server-Timing"]
+    return float(found.group(1))
+
+
+def test_every_answer_says_the_server_time_it_took(fleet: LiveServer) -> None:
+    for where in ("task", "prompt"):
+        answer = call(fleet, "GET", "/api/org/search", params={"q": "csv", "in": where})
+        assert answer.status_code == 200
+        assert _server_ms(answer) >= 0
+    # A kept answer sent again carries one header with its own time, not the last one's too.
+    for _ in range(2):
+        answer = call(fleet, "GET", "/api/agents/a_001/files/task.md")
+        assert answer.status_code == 200 and _server_ms(answer) >= 0
+    refused = call(fleet, "GET", "/api/org/search", None, params={"q": "csv"})
+    assert refused.status_code == 401 and _server_ms(refused) >= 0
 
 
 def test_health_has_a_row_per_agent_and_notices_a_prompt_changed_by_a_note(
