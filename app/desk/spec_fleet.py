@@ -90,13 +90,32 @@ def _why_not(agent: AgentRow, error: BaseException) -> str:
     return f"{label}: {failure_text(error).rstrip('.')}"
 
 
-class SpecFleetHealth(QObject):
-    """``load()`` → ``loaded(list[HealthRow])`` as rows come in and once at the end, then
-    ``notice(sentence)``; ``failed(sentence)`` when nothing can be read."""
+class _SpecReads(QObject):
+    """What both reads share: the client, the agents opened here, a paced series, and the
+    one-sentence outcomes."""
 
-    loaded = Signal(object)
     failed = Signal(str)
     notice = Signal(str)
+
+    def __init__(
+        self,
+        runner: Runner,
+        client: SpecReader,
+        agents: Callable[[], list[AgentRow]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._client = client
+        self._agents = agents
+        self.reads = PacedReads(runner, self)
+
+
+class SpecFleetHealth(_SpecReads):
+    """``load()`` → ``loaded(list[HealthRow])`` as rows come in and once at the end, then
+    ``notice(sentence)``; ``failed(sentence)`` when nothing can be read. ``guild_ids``: the
+    guilds known, whose ``embed-status`` is asked."""
+
+    loaded = Signal(object)
 
     def __init__(
         self,
@@ -106,11 +125,8 @@ class SpecFleetHealth(QObject):
         guild_ids: Callable[[], list[str]],
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self._client = client
-        self._agents = agents
+        super().__init__(runner, client, agents, parent)
         self._guild_ids = guild_ids
-        self.reads = PacedReads(runner, self)
 
     def load(self) -> None:
         agents = self._agents()
@@ -181,25 +197,11 @@ class SpecFleetHealth(QObject):
         )
 
 
-class SpecFleetSearch(QObject):
+class SpecFleetSearch(_SpecReads):
     """``search(...)`` as ``FleetSearch`` answers it → ``found(list[AgentMatches])`` then
     ``notice(sentence)``; ``failed(sentence)`` for what can't be searched here."""
 
     found = Signal(object)
-    failed = Signal(str)
-    notice = Signal(str)
-
-    def __init__(
-        self,
-        runner: Runner,
-        client: SpecReader,
-        agents: Callable[[], list[AgentRow]],
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self._client = client
-        self._agents = agents
-        self.reads = PacedReads(runner, self)
 
     def search(
         self, query: str, *, in_prompt: bool, regex: bool, guild_id: str | None = None

@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from app.client import TaskdeskClient
-from tests.live_server import LiveServer
+from tests.live_server import WORKSPACE_BASIC, LiveServer
 from tests.window_steps import WindowFactory, fresh_home, make_window, sign_in
 from widgets.window.main_window import MainWindow
 
 __all__ = ["fresh_home", "make_window"]
+
+SPEC_ONLY_TOKENS = {"ann": "ann-secret", "bob": "bob-secret", "mia": "mia-secret"}
+
+
+@pytest.fixture
+def spec_only(tmp_path: Path) -> Iterator[LiveServer]:
+    """A reference server with every EXTENSION endpoint absent, over loopback."""
+    from app.server import start_server
+
+    db = tmp_path / "spec-only.sqlite3"
+    handle = start_server(WORKSPACE_BASIC, db, extensions=False)
+    try:
+        yield LiveServer(handle, WORKSPACE_BASIC, db, False, SPEC_ONLY_TOKENS)
+    finally:
+        handle.stop()
 
 
 @pytest.fixture

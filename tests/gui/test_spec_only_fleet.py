@@ -6,10 +6,6 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from app.client import TaskdeskClient
 from app.core.fleet_models import EMBEDDED, UNREACHABLE
@@ -23,24 +19,12 @@ from app.desk.spec_fleet import (
     NO_PROMPT_SEARCH,
     SpecFleetHealth,
 )
-from app.server import start_server
-from tests.live_server import WORKSPACE_BASIC, LiveServer
+from tests.live_server import LiveServer
 from tests.window_steps import said, sign_in
 from widgets.fleet.fleet_table_model import UNKNOWN, UNKNOWN_TIP
 from widgets.window.main_window import MainWindow
 
 TIMEOUT = 15_000
-TOKENS = {"ann": "ann-secret", "bob": "bob-secret", "mia": "mia-secret"}
-
-
-@pytest.fixture
-def spec_only(tmp_path: Path) -> Iterator[LiveServer]:
-    db = tmp_path / "spec-only.sqlite3"
-    handle = start_server(WORKSPACE_BASIC, db, extensions=False)
-    try:
-        yield LiveServer(handle, WORKSPACE_BASIC, db, False, TOKENS)
-    finally:
-        handle.stop()
 
 
 def open_by_id(qtbot, window: MainWindow, agent_id: str, guild_id: str = "") -> None:

@@ -3,34 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from app.client import TaskdeskClient
 from app.desk.note_blast import NO_USED_BY
 from app.render.preview_notes import UNSUPPORTED_MESSAGE
-from app.server import start_server
-from tests.live_server import WORKSPACE_BASIC, LiveServer
+from tests.live_server import LiveServer
 from tests.window_steps import keep_mine, said, saved, sign_in, type_at_end
 from widgets.dialogs.connect import ConnectRequest
 from widgets.window.main_window import MainWindow
 from widgets.window.messages import Severity
 
 TIMEOUT = 10_000
-TOKENS = {"ann": "ann-secret", "bob": "bob-secret", "mia": "mia-secret"}
 STYLE_GUIDE = "org/o_acme/guilds/guild_ops/style-guide.md"
-
-
-@pytest.fixture
-def spec_only(tmp_path: Path) -> Iterator[LiveServer]:
-    """A reference server with every EXTENSION endpoint absent, over loopback."""
-    db = tmp_path / "spec-only.sqlite3"
-    handle = start_server(WORKSPACE_BASIC, db, extensions=False)
-    try:
-        yield LiveServer(handle, WORKSPACE_BASIC, db, False, TOKENS)
-    finally:
-        handle.stop()
 
 
 @pytest.fixture
