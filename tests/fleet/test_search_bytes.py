@@ -23,8 +23,10 @@ def _written(agents: list[tuple[str, str, str]], search: LineSearch) -> bytes:
     entries = []
     for agent_id, name, text in agents:
         kept = SearchableText(text)
-        for _ in range(2):  # the second search reads what the first encoded
-            matches = kept.encoded_matches(search)
+        # The first search counts its lines; the second looks them up and reads the text
+        # the first encoded: both must be the same bytes.
+        matches = kept.encoded_matches(search)
+        assert kept.encoded_matches(search) == matches
         if matches:
             entries.append(agent_entry(agent_id, name, matches))
     return search_body(entries)
