@@ -18,7 +18,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import cydifflib
 from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from task_words import WORDS  # bench/ is on the path when a script runs
@@ -99,6 +98,10 @@ def report_case(app: QApplication, name: str, old: str, new: str, small: int) ->
         best_ms(lambda: build_diff(old, new)),
         f"{model.changed_lines} changed lines",
     )
+    # Imported here: bench_merge, bench_merge_view and bench_diff_peers use this module's
+    # texts and must run without the bench extra's cydifflib.
+    import cydifflib
+
     ms, changed = matcher_run(cydifflib, old, new, 3)
     show("cydifflib.SequenceMatcher(autojunk=False)", ms, f"{changed} changed lines")
     old_small = old[: old.index("\n", small) + 1]
