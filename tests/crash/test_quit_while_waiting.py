@@ -42,9 +42,14 @@ def test_quit_ends_at_once_while_a_request_hangs(tmp_path: Path) -> None:
         )
         try:
             wait_for(
-                lambda: any(e.fault is Fault.HANG for e in proxy.exchanges),
+                lambda: (
+                    app.poll() is not None or any(e.fault is Fault.HANG for e in proxy.exchanges)
+                ),
                 "the window asked for a Task, which the server never answers",
             )
+            if app.poll() is not None:  # ended before it asked: say how, not a 60 s wait
+                out, err = app.communicate()
+                pytest.fail(f"Taskdesk ended ({app.returncode}) before asking: {out}{err}")
             app.send_signal(signal.SIGTERM)  # the session ends: keep the draft and quit
             asked = time.monotonic()
             try:
@@ -55,7 +60,7 @@ def test_quit_ends_at_once_while_a_request_hangs(tmp_path: Path) -> None:
         finally:
             if app.poll() is None:
                 app.kill()
-                app.communicate(timeout=WAIT_S)
+            app.communicate(timeout=WAIT_S)  # closes its pipes whichever way it ended
     assert app.returncode == 0, err
     assert "Traceback" not in err
     print(f"quit took {took:.2f} s with a request hanging")
