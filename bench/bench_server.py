@@ -10,7 +10,8 @@ Rows (issue 30's table), each beside its baseline measured in this run:
   - the revisions-without-text answer (``?revisions=summary``) with 50 revisions, which is what
     the app reads where the server offers it.
 The server runs as ``taskdesk serve`` in its own process, as in real use. Each wrk run is
-short (DURATION seconds); the machine is shared, so read the ratios, not the absolute figures.
+short (DURATION seconds) and each row is the median of ROUNDS runs of each, taken in turn;
+the machine is shared, so read the ratios, not the absolute figures.
 
 Run: .venv/bin/python bench/bench_server.py [seconds] [BEFORE_TREE]
 BEFORE_TREE, a checkout of the code before (e.g. ``git archive <commit> | tar -x -C DIR``),
@@ -22,11 +23,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import requests
@@ -38,7 +42,9 @@ AGENT = "a_scout"
 SMALL_AGENT = "a_writer"
 TASK_PATH = f"/api/agents/{AGENT}/files/task.md"
 SMALL_PATH = f"/api/agents/{SMALL_AGENT}/files/task.md"
-DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+DURATION = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+ROUNDS = 3
+"""Runs of each server and of its floor, taken in turn; each row gives their medians."""
 BEFORE_TREE = Path(sys.argv[2]) if len(sys.argv) > 2 else None
 
 # Recorded on main before this work (issue 30), same machine: req/s, p99 ms.
@@ -190,6 +196,22 @@ def sqlite_saves_per_second(tmp: Path) -> float:
     return count / elapsed
 
 
+def interleaved(
+    ours: list[Callable[[], tuple[float, float]]], floor: Callable[[], tuple[float, float]]
+) -> tuple[list[tuple[float, float]], tuple[float, float]]:
+    """Each server's and the floor's median over ROUNDS runs taken in turn: the machine's
+    load moves from one run to the next, so no figure is from a moment of its own."""
+    runs: list[list[tuple[float, float]]] = [[] for _ in range(len(ours) + 1)]
+    for _ in range(ROUNDS):
+        for n, measure in enumerate([*ours, floor]):
+            runs[n].append(measure())
+    medians = [
+        (statistics.median(r for r, _ in each), statistics.median(p for _, p in each))
+        for each in runs
+    ]
+    return medians[:-1], medians[-1]
+
+
 def row(name: str, ours: list[tuple[float, float]], floor: tuple[float, float]) -> None:
     """One table row: after (and before, when measured), the floor, the ratios."""
     figures = " / ".join(f"{r:,.0f} req/s p99 {p:.1f} ms" for r, p in ours)
@@ -231,15 +253,29 @@ def main() -> None:
             print(f"| figure | Taskdesk ({which}) | floor, same run | ratio | recorded on main |")
             print("|---|---|---|---|---|")
             for conns in (8, 32):
-                ours = [wrk(url + SMALL_PATH, conns) for url in urls]
-                row(f"GET 8 KB, {conns} conns", ours, wrk(floor_url + "/get", conns))
+                row(
+                    f"GET 8 KB, {conns} conns",
+                    *interleaved(
+                        [partial(wrk, url + SMALL_PATH, conns) for url in urls],
+                        partial(wrk, floor_url + "/get", conns),
+                    ),
+                )
             floor.terminate()
             floor.wait()
             floor, floor_url = start_floor(tmp, big, big)
-            ours = [wrk(url + TASK_PATH, 32) for url in urls]
-            row("GET 50 revisions, 32 conns", ours, wrk(floor_url + "/get", 32))
-            ours = [wrk(url + TASK_PATH, 32, script=tmp / "put.lua") for url in urls]
-            row("PUT new text, 32 conns", ours, wrk(floor_url + "/put", 32, script=tmp / "put.lua"))
+            row(
+                "GET 50 revisions, 32 conns",
+                *interleaved(
+                    [partial(wrk, url + TASK_PATH, 32) for url in urls],
+                    partial(wrk, floor_url + "/get", 32),
+                ),
+            )
+            put = tmp / "put.lua"
+            ours, put_floor = interleaved(
+                [partial(wrk, url + TASK_PATH, 32, script=put) for url in urls],
+                partial(wrk, floor_url + "/put", 32, script=put),
+            )
+            row("PUT new text, 32 conns", ours, put_floor)
             summary = urls[-1] + TASK_PATH + "?revisions=summary"
             brief = session.get(summary, timeout=10).content
             floor.terminate()
@@ -247,8 +283,7 @@ def main() -> None:
             floor, floor_url = start_floor(tmp, brief, brief)
             row(
                 f"GET 50 revisions without text ({len(brief):,} B), 32 conns",
-                [wrk(summary, 32)],
-                wrk(floor_url + "/get", 32),
+                *interleaved([partial(wrk, summary, 32)], partial(wrk, floor_url + "/get", 32)),
             )
             raw = sqlite_saves_per_second(tmp)
             ratios = " / ".join(f"{r / raw:.2f}×" for r, _ in ours)

@@ -227,3 +227,4 @@ def install_test_hooks(app: Starlette) -> None:
     app.router.routes.extend(hooks.routes)
     app.add_middleware(FaultInjection, plan=plan)
     app.state.fault_plan = plan
+    app.state.kept_reads = False  # every request meets the faults, none is answered in front

@@ -31,14 +31,29 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
     server runs, on any of its processes, and the next request must be refused. On SQLite the
     lookup is one indexed point read (WAL: a reader never waits for a writer), so it runs on
     the event loop; a PostgreSQL round trip runs in a thread."""
-    scheme, _, token = authorization.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(authorization)
+    if token is None:
         return None
     db: Database = state.db
     if isinstance(db, ServerDatabase):
         return _caller_for_token(db, token)
     return await run_in_threadpool(_caller_for_token, db, token)
+
+
+def caller_for_token_on_loop(db: Database, authorization: str) -> Caller | None:
+    """The caller when the lookup can run on the event loop (SQLite); None for an unknown or
+    malformed token and on PostgreSQL, where the caller is left to ``caller_for_authorization``."""
+    token = bearer_token(authorization)
+    if token is None or not isinstance(db, ServerDatabase):
+        return None
+    return _caller_for_token(db, token)
+
+
+def bearer_token(authorization: str) -> str | None:
+    """The token of ``Bearer <token>``; None for any other header."""
+    scheme, _, token = authorization.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
 
 
 def _caller_for_token(db: Database, token: str) -> Caller | None:

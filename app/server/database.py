@@ -521,9 +521,13 @@ class ServerDatabase:
             finally:
                 conn.execute("COMMIT")
 
-    # One statement's read: on SQLite a snapshot costs nothing more (PostgreSQL's saves the
-    # BEGIN and COMMIT round trips: ``PgServerDatabase.point_read``).
-    point_read = read
+    @contextmanager
+    def point_read(self) -> Iterator[Transaction]:
+        """One statement's read, or a few that need no common snapshot: no BEGIN and COMMIT
+        around it (the connection is in autocommit mode, so each statement reads a committed
+        state of its own), which is a third of what a token lookup or a live stamp costs."""
+        with self._connection() as conn:
+            yield Transaction(conn)
 
     @contextmanager
     def write(self) -> Iterator[Transaction]:

@@ -16,6 +16,7 @@ from app.core.workspace import Workspace
 from app.server.app_factory import create_app
 from app.server.db_open import DatabaseTarget
 from app.server.http_guard import ConnectionBook, ConnectionLimits, guarded_protocol
+from app.server.kept_reads import KeptReads
 from app.server.rate_limit import RunRate
 
 START_TIMEOUT = 15.0
@@ -86,7 +87,7 @@ def server_config(app: Starlette, limits: ConnectionLimits) -> uvicorn.Config:
     book = ConnectionBook()  # the token gate marks authenticated connections in it
     app.state.connection_book = book
     return uvicorn.Config(
-        app,
+        KeptReads(app, app.state),  # a kept task.md answer is sent in front of the framework
         log_config=None,  # leave the host program's logging alone
         log_level="warning",
         access_log=False,
