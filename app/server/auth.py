@@ -40,15 +40,6 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
     return await run_in_threadpool(_caller_for_token, db, token)
 
 
-def caller_for_token_on_loop(db: Database, authorization: str) -> Caller | None:
-    """The caller when the lookup can run on the event loop (SQLite); None for an unknown or
-    malformed token and on PostgreSQL, where the caller is left to ``caller_for_authorization``."""
-    token = bearer_token(authorization)
-    if token is None or not isinstance(db, ServerDatabase):
-        return None
-    return _caller_for_token(db, token)
-
-
 def bearer_token(authorization: str) -> str | None:
     """The token of ``Bearer <token>``; None for any other header."""
     scheme, _, token = authorization.partition(" ")

@@ -20,14 +20,14 @@ import sqlite3
 from time import perf_counter
 
 from starlette.datastructures import State
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.server.auth import caller_for_token_on_loop
-from app.server.database import DatabaseError
+from app.server.auth import bearer_token
+from app.server.database import DatabaseError, ServerDatabase
+from app.server.http_guard import ConnectionBook
 from app.server.server_timing import HEADER, timing_value
-from app.server.task_answers import TaskView
+from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView
 from app.server.task_revision_records import live_stamp
-from app.server.task_routes import answer_response
 
 TASK_GET = re.compile(r"/api/agents/([^/]+)/files/task\.md")
 """The spec's task.md path, as the route matches it (``{agent_id}`` is one path segment)."""
@@ -40,15 +40,28 @@ _PASSED_ON = frozenset((b"if-none-match", b"content-length", b"transfer-encoding
 
 
 class KeptReads:
-    """ASGI app in front of the API ``app`` (whose ``state`` it reads): kept task.md answers
-    here, the rest there."""
+    """ASGI app in front of the API ``app``: kept task.md answers here, the rest there.
+
+    What it needs of the app's ``state`` is read when it is made, so it is made last, once
+    the app is whole (``server_config``)."""
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
-        self.state = state
+        db = state.db
+        # A PostgreSQL lookup is a round trip, which the app makes in a thread: not here.
+        self.enabled = getattr(state, "kept_reads", True) and isinstance(db, ServerDatabase)
+        self.db = db
+        self.answers: TaskAnswers = state.task_answers
+        self.extensions = bool(getattr(state, "extensions", True))
+        self.book: ConnectionBook | None = getattr(state, "connection_book", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
+        if (
+            self.enabled
+            and scope["type"] == "http"
+            and scope["method"] == "GET"
+            and not scope.get("root_path")
+        ):
             match = TASK_GET.fullmatch(scope["path"])
             if match is not None and await self._sent(scope, match.group(1), send):
                 return
@@ -57,49 +70,41 @@ class KeptReads:
     async def _sent(self, scope: Scope, agent_id: str, send: Send) -> bool:
         """Whether the kept answer was sent; False (nothing sent) leaves it to the app."""
         started = perf_counter()
-        state = self.state
-        if not getattr(state, "kept_reads", True):
-            return False
-        extensions = getattr(state, "extensions", True)
         query = scope.get("query_string", b"")
         if not query:
-            view = TaskView.FULL if extensions else TaskView.SPEC
-        elif query == SUMMARY_QUERY and extensions:
+            view = TaskView.FULL if self.extensions else TaskView.SPEC
+        elif query == SUMMARY_QUERY and self.extensions:
             view = TaskView.SUMMARY  # what the app itself reads where the server offers it
         else:
             return False
-        authorization = ""
+        token: str | None = None
         for name, value in scope["headers"]:
             if name == b"authorization":
-                authorization = value.decode("latin-1")
+                token = bearer_token(value.decode("latin-1"))
             elif name in _PASSED_ON:
                 return False
+        if token is None:
+            return False  # the app's 401
         try:
-            caller = caller_for_token_on_loop(state.db, authorization)
-            if caller is None:
-                return False  # no caller, or one to look up off the loop: the app's 401 or not
-            with state.db.point_read() as tx:
+            # One connection for both point reads (no snapshot needed: auth, then the stamp).
+            with self.db.point_read() as tx:
+                if tx.caller_for_token(token) is None:
+                    return False
                 stamp = live_stamp(tx.conn, agent_id)
         except (sqlite3.Error, OSError, DatabaseError):  # the app meets it again and answers
             return False
-        if stamp is None:
-            return False
-        answer = state.task_answers.current(agent_id, view, stamp)
-        if answer is None:
-            return False
-        book = getattr(state, "connection_book", None)
-        if book is not None:
-            book.authenticated(scope.get("client"))
-
-        async def timed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [*message["headers"], (HEADER, timing_value(perf_counter() - started))]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await answer_response(answer, view)(scope, _no_body, timed)
+        answer = self.answers.current(agent_id, view, stamp) if stamp is not None else None
+        if answer is None or len(answer.body) > WHOLE_BYTES:
+            return False  # built by the app, or sent by it a slice at a time
+        if self.book is not None:
+            self.book.authenticated(scope.get("client"))
+        # The head SharedBody sends (test_kept_reads checks it is the same), and the time.
+        headers = [] if view is TaskView.SPEC else [(b"etag", answer.etag.encode("latin-1"))]
+        headers += [
+            (b"content-length", b"%d" % len(answer.body)),
+            (b"content-type", b"application/json"),
+            (HEADER, timing_value(perf_counter() - started)),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer.body})
         return True
-
-
-async def _no_body() -> Message:
-    return {"type": "http.request", "body": b"", "more_body": False}
