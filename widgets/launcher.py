@@ -93,10 +93,11 @@ def _xcb_plugin_missing() -> str | None:
 
 def commands_help() -> str:
     """Every command of ``taskdesk`` with its one line, for ``taskdesk --help``."""
-    from app.cli import COMMANDS  # only for --help: the window's start does without them
+    from app.cli import all_commands  # only for --help: the window's start does without them
 
-    width = max(len(command.NAME) for command in COMMANDS)
-    lines = [f"  {command.NAME.ljust(width)}  {command.HELP}" for command in COMMANDS]
+    commands = all_commands()
+    width = max(len(command.NAME) for command in commands)
+    lines = [f"  {command.NAME.ljust(width)}  {command.HELP}" for command in commands]
     return (
         "commands (`taskdesk COMMAND --help` for each):\n"
         + "\n".join(lines)

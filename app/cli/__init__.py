@@ -1,54 +1,62 @@
 """The `taskdesk` command line without the desktop app: ``--version`` and one module a command.
 
 Each command is a module in this package with ``NAME``, ``HELP``, ``add_arguments(parser)``
-and ``run(args) -> int``; ``COMMANDS`` lists them, so adding one is a new module and a line.
+and ``run(args) -> int``; ``COMMAND_MODULES`` lists them, so adding one is a new module and a
+line. A command's own module is the only one loaded to run it: ``taskdesk serve``, which the
+app starts for its local workspace, does not wait on the fleet's or the client's imports
+(~190 ms); ``taskdesk --help`` and a mistyped command load them all, to list them.
 Bad input exits 2 with one line on standard error (``taskdesk: …``), never a traceback.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import cast
 
-from app.cli import (
-    admin,
-    check,
-    expand,
-    merge,
-    proposals,
-    propose,
-    references,
-    render,
-    search,
-    serve,
-    used_by,
-)
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, Command, UsageError, build_parser
 from app.core.workspace import WorkspaceError
 
-COMMANDS: tuple[Command, ...] = (
-    serve,
-    expand,
-    references,
-    check,
-    merge,
-    render,
-    used_by,
-    propose,
-    proposals,
-    search,
-    admin,
-)
-COMMAND_NAMES: tuple[str, ...] = tuple(command.NAME for command in COMMANDS)
+COMMAND_MODULES: dict[str, str] = {
+    "serve": "serve",
+    "expand": "expand",
+    "references": "references",
+    "check": "check",
+    "merge": "merge",
+    "render": "render",
+    "used-by": "used_by",
+    "propose": "propose",
+    "proposals": "proposals",
+    "search": "search",
+    "admin": "admin",
+}
+"""Each command's name and its module in this package, in the order ``--help`` lists them."""
+
+COMMAND_NAMES: tuple[str, ...] = tuple(COMMAND_MODULES)
+
+
+def command(name: str) -> Command:
+    """The module of the command ``name`` (one of ``COMMAND_NAMES``), loaded now."""
+    return cast(Command, importlib.import_module(f"app.cli.{COMMAND_MODULES[name]}"))
+
+
+def all_commands() -> tuple[Command, ...]:
+    """Every command, in ``--help``'s order."""
+    return tuple(command(name) for name in COMMAND_NAMES)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code instead of exiting."""
-    parser = build_parser(COMMANDS)
+    args = sys.argv[1:] if argv is None else argv
+    # The named command alone; its siblings only where they are listed (help, a wrong name).
+    named = args[0] if args and args[0] in COMMAND_MODULES else None
+    commands = (command(named),) if named is not None else all_commands()
+    parser = build_parser(commands, COMMAND_NAMES)
     try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-        for command in COMMANDS:
-            if args.command == command.NAME:
-                return command.run(args)
+        parsed = parser.parse_args(args)
+        for each in commands:
+            if parsed.command == each.NAME:
+                return each.run(parsed)
         parser.print_usage(sys.stderr)
         return EXIT_BAD_INPUT
     except SystemExit as done:  # --help and --version end argparse this way

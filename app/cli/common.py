@@ -61,10 +61,14 @@ class _ShowVersion(argparse.Action):
         parser.exit()
 
 
-def build_parser(commands: Sequence[Command]) -> argparse.ArgumentParser:
+def build_parser(commands: Sequence[Command], names: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of ``commands``; its usage names every command of ``names``, whichever of
+    them are loaded, so a message reads the same however the command line was started."""
     parser = _Parser(prog="taskdesk", description="Taskdesk: the editor for an agent's Task.")
     parser.add_argument("--version", action=_ShowVersion)
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", parser_class=_Parser, metavar="{" + ",".join(names) + "}"
+    )
     for command in commands:
         command.add_arguments(sub.add_parser(command.NAME, help=command.HELP))
     return parser

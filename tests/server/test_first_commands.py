@@ -4,6 +4,7 @@ reuse the first command's `.venv`."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import COMMAND_NAMES
+from app.cli import COMMAND_NAMES, all_commands
 from app.cli import main as cli_main
 from tests.live_server import LiveServer
 
@@ -35,6 +36,30 @@ def test_help_lists_every_command() -> None:
     assert shown.returncode == 0, shown.stderr
     listed = re.findall(r"^  (\w[\w-]*)  ", shown.stdout, flags=re.MULTILINE)
     assert listed == list(COMMAND_NAMES)
+
+
+def test_each_command_is_named_as_its_module_says() -> None:
+    assert [command.NAME for command in all_commands()] == list(COMMAND_NAMES)
+
+
+def test_a_command_loads_its_own_module_alone() -> None:
+    """`taskdesk serve`, which the app starts for its local workspace, does not wait on the
+    other commands' imports (the fleet's rows, the HTTP client)."""
+    code = (
+        "import sys; from app.cli import main; main(['serve', '--help']); "
+        "print(sorted(m for m in sys.modules if m.startswith(('app.cli.', 'app.client.'))))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        check=True,
+    )
+    assert "--workspace" in shown.stdout  # serve's own help
+    loaded = ast.literal_eval(shown.stdout.strip().splitlines()[-1])
+    assert loaded == ["app.cli.common", "app.cli.serve"]
 
 
 @pytest.mark.parametrize("command", ["check", "references"])
