@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from app.core.task_shape import ShapeCheck, check_task_shape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the check loads markdown-it: only when a Task is checked (not at start)
+    from app.core.task_shape import ShapeCheck
 
 
 def shape_codes(check: ShapeCheck) -> tuple[str, ...]:
@@ -22,6 +25,8 @@ def shape_codes(check: ShapeCheck) -> tuple[str, ...]:
 
 
 def task_shape_codes(text: str) -> tuple[str, ...]:
+    from app.core.task_shape import check_task_shape
+
     return shape_codes(check_task_shape(text))
 
 
