@@ -4,7 +4,9 @@ every line changed, best of several runs each, interleaved, in one run (issue 30
 Meld's ``meld/matchers/myers.py`` is not part of this project: give its path in MELD_MYERS
 (e.g. from a Meld checkout) to measure it here; without it the recorded figures are shown.
 GNU diff runs as a process (``diff old new``), so its figures include starting it.
-BEFORE_DIFF_MODEL, a path to an earlier ``app/core/diff_model.py``, adds its figures too.
+BEFORE_TREE, a checkout of earlier code (``git archive <commit> | tar -x -C DIR``), adds its
+figures too: its ``build_diff`` runs in a process of its own with that tree first on its path
+(so every module it uses is the earlier one), one run per turn, timed there.
 
 Run: MELD_MYERS=/path/to/myers.py .venv/bin/python bench/bench_diff_peers.py
 """
@@ -60,16 +62,60 @@ def interleaved_best_ms(runs: dict[str, Callable[[], object]]) -> dict[str, floa
     for _ in range(REPEAT):
         for name, action in runs.items():
             start = time.perf_counter()
-            action()
-            times[name].append(time.perf_counter() - start)
+            timed_there = action()
+            elapsed = time.perf_counter() - start
+            times[name].append(timed_there if isinstance(timed_there, float) else elapsed)
     return {name: min(found) * 1000 for name, found in times.items()}
+
+
+_EARLIER = """
+import sys, time
+from app.core.diff_model import build_diff
+old = new = ""
+for line in sys.stdin:
+    command, *paths = line.split("\\t")
+    if command == "load":
+        old, new = (open(p.strip(), encoding="utf-8").read() for p in paths)
+        print("ok", flush=True)
+    else:
+        start = time.perf_counter()
+        build_diff(old, new)
+        print(time.perf_counter() - start, flush=True)
+"""
+
+
+class EarlierDiff:
+    """The earlier tree's ``build_diff``, in a process of its own, timed there."""
+
+    def __init__(self, tree: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _EARLIER],
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def _ask(self, line: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+    def load(self, old: Path, new: Path) -> None:
+        assert self._ask(f"load\t{old}\t{new}") == "ok"
+
+    def run(self) -> float:
+        """Seconds the earlier ``build_diff`` took, as timed in its own process."""
+        return float(self._ask("run"))
 
 
 def main() -> None:
     meld_path = os.environ.get("MELD_MYERS")
     meld = load(meld_path, "meld_myers") if meld_path else None
-    before_path = os.environ.get("BEFORE_DIFF_MODEL")
-    before = load(before_path, "before_diff_model") if before_path else None
+    before_tree = os.environ.get("BEFORE_TREE")
+    before = EarlierDiff(Path(before_tree)) if before_tree else None
     gnu = shutil.which("diff")
     print("load average: {:.1f} {:.1f} {:.1f}".format(*os.getloadavg()))
     print(
@@ -88,7 +134,8 @@ def main() -> None:
                 "ours": lambda: build_diff(old, new),  # noqa: B023
             }
             if before is not None:
-                runs["before"] = lambda: before.build_diff(old, new)  # type: ignore[union-attr]  # noqa: B023
+                before.load(Path(tmp, "old"), Path(tmp, "new"))
+                runs["before"] = before.run
             if meld is not None:
                 runs["meld"] = lambda: meld.MyersSequenceMatcher(
                     None,

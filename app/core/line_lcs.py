@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from collections.abc import Set as AbstractSet
 from itertools import compress, count
 from typing import TYPE_CHECKING
 
@@ -78,13 +79,21 @@ def _lcs_blocks(
         shares_little = len(old_kinds & new_kinds) * 2 < max(len(old_kinds), len(new_kinds))
     if not shares_little:
         return _equal_runs(old, new)
-    both = set(old).intersection(new)
+    return _sparse_blocks(old, new, set(old).intersection(new))
+
+
+def _sparse_blocks(
+    old: Sequence[Hashable], new: Sequence[Hashable], both: AbstractSet[Hashable]
+) -> list[Block]:
+    """The equal runs of an LCS of two sequences found on the items of ``both`` (those the
+    two have in common) alone, mapped back to where those items are."""
     old_at = list(compress(count(), map(both.__contains__, old)))
     new_at = list(compress(count(), map(both.__contains__, new)))
+    old_ids, new_ids = numbered_alike([old[i] for i in old_at], [new[j] for j in new_at])
     blocks: list[Block] = []
     at_old = at_new = -2  # the run being built, kept in locals: a tuple per item cost twice
     size = 0
-    for i0, j0, n in _equal_runs([old[i] for i in old_at], [new[j] for j in new_at]):
+    for i0, j0, n in _equal_runs(old_ids, new_ids):
         for i, j in zip(old_at[i0 : i0 + n], new_at[j0 : j0 + n], strict=True):
             if i == at_old + size and j == at_new + size:
                 size += 1
@@ -242,11 +251,12 @@ def _plain_blocks(
     old: Sequence[Hashable], new: Sequence[Hashable], *, numbered: bool
 ) -> list[Block]:
     """The equal runs of one LCS over the whole of both (no common prefix or suffix)."""
-    shares_little = None
-    if not numbered:
-        old, new = numbered_alike(old, new)
-        # numbered_alike numbers the old items first: a new item numbered below their
-        # count is one the old text has too. Counted in C, without building sets.
-        shared = sum(map(len(old).__gt__, new))
-        shares_little = shared * 2 < len(new)
-    return _lcs_blocks(list(old), list(new), shares_little=shares_little)  # type: ignore[arg-type]
+    if numbered:
+        return _lcs_blocks(list(old), list(new))  # type: ignore[arg-type]
+    # The lines both texts have, from the lines themselves (a str keeps its hash): when
+    # they are few, only they are numbered and matched, not every line of both texts.
+    both = set(old).intersection(new)
+    if sum(map(both.__contains__, new)) * 2 < len(new):
+        return _sparse_blocks(old, new, both)
+    old_ids, new_ids = numbered_alike(old, new)
+    return _equal_runs(old_ids, new_ids)
