@@ -1,7 +1,7 @@
 """The `taskdesk` command line without the desktop app: ``--version`` and one module a command.
 
 Each command is a module in this package with ``NAME``, ``HELP``, ``add_arguments(parser)``
-and ``run(args) -> int``; ``COMMAND_MODULES`` lists them, so adding one is a new module and a
+and ``run(args) -> int``; ``COMMAND_NAMES`` lists them, so adding one is a new module and a
 line. A command's own module is the only one loaded to run it: ``taskdesk serve``, which the
 app starts for its local workspace, does not wait on the fleet's or the client's imports
 (~190 ms); ``taskdesk --help`` and a mistyped command load them all, to list them.
@@ -17,27 +17,25 @@ from typing import cast
 from app.cli.common import EXIT_BAD_INPUT, EXIT_OK, Command, UsageError, build_parser
 from app.core.workspace import WorkspaceError
 
-COMMAND_MODULES: dict[str, str] = {
-    "serve": "serve",
-    "expand": "expand",
-    "references": "references",
-    "check": "check",
-    "merge": "merge",
-    "render": "render",
-    "used-by": "used_by",
-    "propose": "propose",
-    "proposals": "proposals",
-    "search": "search",
-    "admin": "admin",
-}
-"""Each command's name and its module in this package, in the order ``--help`` lists them."""
-
-COMMAND_NAMES: tuple[str, ...] = tuple(COMMAND_MODULES)
+COMMAND_NAMES: tuple[str, ...] = (
+    "serve",
+    "expand",
+    "references",
+    "check",
+    "merge",
+    "render",
+    "used-by",
+    "propose",
+    "proposals",
+    "search",
+    "admin",
+)
+"""Every command, in the order ``--help`` lists them; ``used-by`` lives in ``used_by.py``."""
 
 
 def command(name: str) -> Command:
     """The module of the command ``name`` (one of ``COMMAND_NAMES``), loaded now."""
-    return cast(Command, importlib.import_module(f"app.cli.{COMMAND_MODULES[name]}"))
+    return cast(Command, importlib.import_module(f"app.cli.{name.replace('-', '_')}"))
 
 
 def all_commands() -> tuple[Command, ...]:
@@ -49,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code instead of exiting."""
     args = sys.argv[1:] if argv is None else argv
     # The named command alone; its siblings only where they are listed (help, a wrong name).
-    named = args[0] if args and args[0] in COMMAND_MODULES else None
+    named = args[0] if args and args[0] in COMMAND_NAMES else None
     commands = (command(named),) if named is not None else all_commands()
     parser = build_parser(commands, COMMAND_NAMES)
     try:

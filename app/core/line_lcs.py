@@ -65,31 +65,35 @@ def _equal_runs(old: Sequence[Hashable], new: Sequence[Hashable]) -> list[Block]
     ]
 
 
-def _lcs_blocks(
-    old: list[int], new: list[int], *, shares_little: bool | None = None
-) -> list[Block]:
+def _lcs_blocks(old: list[int], new: list[int]) -> list[Block]:
     """(old index, new index, length) of an LCS's equal runs, numbered items.
 
     Items found on one side only can't be in any common subsequence, so when most of them are
     (texts that share little) the LCS runs on the rest alone, its runs mapped back (Meld's
-    matcher does the same): fully different 256 KB texts take a fiftieth of the time.
-    ``shares_little``: already known (None: found out here, from the items' kinds)."""
-    if shares_little is None:
-        old_kinds, new_kinds = set(old), set(new)
-        shares_little = len(old_kinds & new_kinds) * 2 < max(len(old_kinds), len(new_kinds))
-    if not shares_little:
+    matcher does the same): fully different 256 KB texts take a fiftieth of the time."""
+    old_kinds, new_kinds = set(old), set(new)
+    both = old_kinds & new_kinds
+    if len(both) * 2 >= max(len(old_kinds), len(new_kinds)):
         return _equal_runs(old, new)
-    return _sparse_blocks(old, new, set(old).intersection(new))
+    return _sparse_blocks(old, new, both, numbered=True)
 
 
 def _sparse_blocks(
-    old: Sequence[Hashable], new: Sequence[Hashable], both: AbstractSet[Hashable]
+    old: Sequence[Hashable],
+    new: Sequence[Hashable],
+    both: AbstractSet[Hashable],
+    *,
+    numbered: bool,
 ) -> list[Block]:
     """The equal runs of an LCS of two sequences found on the items of ``both`` (those the
-    two have in common) alone, mapped back to where those items are."""
+    two have in common) alone, mapped back to where those items are; ``numbered``: the
+    items are small ints already (else the shared ones are numbered here)."""
     old_at = list(compress(count(), map(both.__contains__, old)))
     new_at = list(compress(count(), map(both.__contains__, new)))
-    old_ids, new_ids = numbered_alike([old[i] for i in old_at], [new[j] for j in new_at])
+    old_ids: Sequence[Hashable] = [old[i] for i in old_at]
+    new_ids: Sequence[Hashable] = [new[j] for j in new_at]
+    if not numbered:
+        old_ids, new_ids = numbered_alike(old_ids, new_ids)
     blocks: list[Block] = []
     at_old = at_new = -2  # the run being built, kept in locals: a tuple per item cost twice
     size = 0
@@ -257,6 +261,6 @@ def _plain_blocks(
     # they are few, only they are numbered and matched, not every line of both texts.
     both = set(old).intersection(new)
     if sum(map(both.__contains__, new)) * 2 < len(new):
-        return _sparse_blocks(old, new, both)
+        return _sparse_blocks(old, new, both, numbered=False)
     old_ids, new_ids = numbered_alike(old, new)
     return _equal_runs(old_ids, new_ids)

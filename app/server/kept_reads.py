@@ -7,7 +7,7 @@ three middlewares it took four times that. So this ASGI layer, outermost, answer
 that case itself and hands everything else (another route, another query string, an
 ``If-None-Match``, a body, no kept answer, an unknown token, any error) to the app unchanged,
 which answers it as before. What is sent is byte for byte the app's own answer: the same
-``SharedBody`` headers and the ``Server-Timing`` header (tests/server/test_kept_reads.py).
+head (``answer_head``) and the ``Server-Timing`` header (tests/server/test_kept_reads.py).
 
 A server with the tests' fault hooks mounted (``app.state.kept_reads`` False) sends every
 request through the app, where the hooks are.
@@ -26,7 +26,7 @@ from app.server.auth import bearer_token
 from app.server.database import DatabaseError, ServerDatabase
 from app.server.http_guard import ConnectionBook
 from app.server.server_timing import HEADER, timing_value
-from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView
+from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView, answer_head
 from app.server.task_revision_records import live_stamp
 
 TASK_GET = re.compile(r"/api/agents/([^/]+)/files/task\.md")
@@ -98,13 +98,7 @@ class KeptReads:
             return False  # built by the app, or sent by it a slice at a time
         if self.book is not None:
             self.book.authenticated(scope.get("client"))
-        # The head SharedBody sends (test_kept_reads checks it is the same), and the time.
-        headers = [] if view is TaskView.SPEC else [(b"etag", answer.etag.encode("latin-1"))]
-        headers += [
-            (b"content-length", b"%d" % len(answer.body)),
-            (b"content-type", b"application/json"),
-            (HEADER, timing_value(perf_counter() - started)),
-        ]
+        headers = [*answer_head(answer, view), (HEADER, timing_value(perf_counter() - started))]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": answer.body})
         return True

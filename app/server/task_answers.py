@@ -136,6 +136,17 @@ class TaskAnswers:
         return self._bytes
 
 
+def answer_head(answer: EncodedTask, view: TaskView) -> list[tuple[bytes, bytes]]:
+    """The head of a task.md answer: its ETag (none in the spec's view), length and type.
+    The app's answer (``task_routes.answer_response``) and the kept read's send this."""
+    head = [] if view is TaskView.SPEC else [(b"etag", answer.etag.encode("latin-1"))]
+    return [
+        *head,
+        (b"content-length", b"%d" % len(answer.body)),
+        (b"content-type", b"application/json"),
+    ]
+
+
 class SharedBody(Response):
     """A JSON answer whose body many readers share: sent in slices, each awaited through the
     server's flow control, so what a slow reader costs is one slice, not the whole body."""

@@ -48,6 +48,7 @@ from app.server.task_answers import (
     SharedBody,
     TaskAnswers,
     TaskView,
+    answer_head,
     encode_with_revisions,
 )
 from app.server.task_revision_records import (
@@ -224,8 +225,9 @@ def task_answers(request: Request) -> TaskAnswers:
 
 
 def answer_response(answer: EncodedTask, view: TaskView) -> Response:
-    headers = None if view is TaskView.SPEC else {"ETag": answer.etag}
-    return SharedBody(answer.body, headers=headers)
+    response = SharedBody(answer.body)
+    response.raw_headers = answer_head(answer, view)
+    return response
 
 
 def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
