@@ -97,11 +97,10 @@ def file_all(
                 outcome = (row.agent_id, failure_text(exc), False)
         except Exception as exc:  # each Task's refusal is its own; the rest go on
             outcome = (row.agent_id, failure_text(exc), False)
-        with lock:
+        with lock:  # told under the lock, so the counts arrive in order and the last is total
             done[0] += 1
-            count = done[0]
-        if on_progress is not None:
-            on_progress(count, total)
+            if on_progress is not None:
+                on_progress(done[0], total)
         return outcome
 
     with ThreadPoolExecutor(FILING_THREADS) as pool:
