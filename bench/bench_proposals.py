@@ -48,8 +48,8 @@ from app.core.task_shape import check_task_shape
 from app.desk.proposal_review_desk import ReviewData, ReviewOutcome, rebuild, review_outcome
 from app.server import start_server
 from app.server.callers import Caller
-from app.server.database import ServerDatabase
 from app.server.proposal_records import add_proposal
+from app.server.sqlite_database import ServerDatabase
 from app.store.local_store import LocalStore
 
 REVIEW_ROUNDS = 15

@@ -153,7 +153,7 @@ def main() -> int:
 
 def db_caller(db: object) -> object:
     """The demo's first operator, as the server records who changed a file."""
-    from app.server.database import ServerDatabase
+    from app.server.sqlite_database import ServerDatabase
 
     assert isinstance(db, ServerDatabase)
     with db.read() as tx:

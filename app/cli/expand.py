@@ -23,7 +23,7 @@ from app.core.expander import Expansion, task_display_path, task_source
 from app.core.workspace import Workspace, load_workspace
 
 if TYPE_CHECKING:
-    from app.server.database import ServerDatabase
+    from app.server.sqlite_database import ServerDatabase
 
 NAME = "expand"
 HELP = "print an agent's expanded Task"
@@ -80,7 +80,8 @@ def expand(workspace_path: Path, agent_id: str, *, as_json: bool, db_path: Path 
 
 def _expand_from_db(db_path: Path, agent_id: str) -> tuple[Expansion, int, str, str]:
     """The live Task of a server database, expanded; with its version, text and path."""
-    from app.server.database import DatabaseError, ServerDatabase
+    from app.server.database import DatabaseError
+    from app.server.sqlite_database import ServerDatabase
 
     if not db_path.is_file():
         raise UsageError(f"database not found: {db_path}")

@@ -123,7 +123,8 @@ def _replace_published_tokens(workspace_path: Path, db_path: Path) -> None:
     replaced: dict[str, str] = {}
     body = _with_fresh_tokens(data, replaced)
     if db_path.exists():
-        from app.server.database import DatabaseError, ServerDatabase
+        from app.server.database import DatabaseError
+        from app.server.sqlite_database import ServerDatabase
 
         try:
             db = ServerDatabase(db_path)

@@ -21,7 +21,9 @@ from app.server import (
     note_uses,
     org_routes,
     proposal_routes,
+    run_routes,
     task_routes,
+    task_saves,
 )
 from app.server.api_pages import description_routes
 from app.server.body_limit import BodyLimit
@@ -144,9 +146,9 @@ def create_app(
         db.close()
 
     routes: list[BaseRoute] = [*description_routes(TITLE, version)]
-    routes += task_routes.router.routes + org_routes.router.routes
+    routes += task_routes.router.routes + task_saves.router.routes + org_routes.router.routes
     if extensions:
-        routes += task_routes.extension_router.routes
+        routes += task_routes.extension_router.routes + run_routes.extension_router.routes
         # Before org_routes': GET /api/notes/{path} would take …/used-by as a path.
         routes += note_routes.extension_router.routes
         routes += org_routes.extension_router.routes

@@ -8,9 +8,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from app.server.callers import Caller
-from app.server.database import ServerDatabase
 from app.server.db_open import Database
 from app.server.responses import ApiError
+from app.server.sqlite_database import ServerDatabase
 
 UNAUTHORIZED = "unauthorized"
 """The 401 message, kept stable for clients: a missing, malformed or unknown token."""

@@ -1,4 +1,4 @@
-"""The reference server's database: transactions and queries, and the SQLite backend.
+"""The reference server's database: every query, in one transaction on either backend.
 
 The storage is the one the spec describes: the live Task on the agent row (``task``,
 ``task_version``, ``task_hash``, ``task_updated_at``), earlier texts in ``task_revisions``
@@ -13,16 +13,10 @@ The schema is made and upgraded by ``migrations`` when the database opens.
 from __future__ import annotations
 
 import json
-import os
-import queue
 import sqlite3
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-from app.core.limits import MAX_REVISIONS
+from app.core.limits import MAX_REVISIONS, utf8_len
 from app.core.models import AccessEntry, Kind, OrgFile, sha256_hex
 from app.server import note_revisions, note_uses
 from app.server.callers import Caller
@@ -40,7 +34,6 @@ from app.server.db_records import (
     person_type,
     utc_now,
 )
-from app.server.migrations import migrate
 from app.server.org_log import record_event
 from app.server.sql_dialect import like_pattern
 from app.server.tokens import REVOKED, matches, revoked_marker, token_digest
@@ -249,11 +242,13 @@ class Transaction:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (agent_id, live.version, live.content, when, by.type, by.id, by.name),
             )
+            # Older than the newest MAX_REVISIONS (none while there are fewer: NULL): an
+            # index range, where NOT IN (the newest) built the list of them on every save.
             self.conn.execute(
-                "DELETE FROM task_revisions WHERE agent_id = ? AND version NOT IN"
+                "DELETE FROM task_revisions WHERE agent_id = ? AND version <"
                 " (SELECT version FROM task_revisions WHERE agent_id = ?"
-                "  ORDER BY version DESC LIMIT ?)",
-                (agent_id, agent_id, MAX_REVISIONS),
+                "  ORDER BY version DESC LIMIT 1 OFFSET ?)",
+                (agent_id, agent_id, MAX_REVISIONS - 1),
             )
         version = live.version + 1
         digest = sha256_hex(content)
@@ -266,7 +261,7 @@ class Transaction:
         note_uses.task_changed(self, agent_id, content, live.content)
         org_id = self.meta("org_id")
         self._file_change(
-            f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by
+            f"org/{org_id}/agents/{agent_id}/task.md", "save", version, content, when, by, digest
         )
         if event is not None:
             record_event(
@@ -281,7 +276,14 @@ class Transaction:
         return True
 
     def _file_change(
-        self, path: str, action: str, version: int, text: str, at: str, by: Caller
+        self,
+        path: str,
+        action: str,
+        version: int,
+        text: str,
+        at: str,
+        by: Caller,
+        digest: str | None = None,  # the text's, when the caller has it already
     ) -> None:
         self.conn.execute(
             "INSERT INTO file_changes (display_path, action, version, content_hash, bytes,"
@@ -291,8 +293,8 @@ class Transaction:
                 path,
                 action,
                 version,
-                sha256_hex(text),
-                len(text.encode()),
+                digest or sha256_hex(text),
+                utf8_len(text),
                 at,
                 by.type,
                 by.id,
@@ -444,127 +446,3 @@ def _token_state(stored: str | None) -> str:
     if stored is None:
         return "no token"
     return "revoked" if stored.startswith(REVOKED) else "token works"
-
-
-class ServerDatabase:
-    """A pool of connections to one SQLite file in WAL mode, handed out per transaction."""
-
-    dialect = "sqlite"
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.where = str(self.path)
-        self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
-        # Taken to give a connection back or to close: none goes into the pool once closed.
-        self._pool_lock = threading.Lock()
-        # SQLite's own lock would also serialise writers, but a busy writer there waits in
-        # sleeps; a process lock hands the write over at once and keeps the race tight.
-        self._write_lock = threading.Lock()
-        self._listeners: list[Callable[[], None]] = []
-        self._closed = False
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if not self.path.exists():
-                # It holds every token's digest: only its owner may read it. SQLite gives the
-                # -wal and -shm files the mode of the database file.
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            conn = self._connect()
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                migrate(conn, self.dialect, self.where)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        except (OSError, sqlite3.Error) as exc:
-            raise DatabaseError(f"cannot open database {self.path}: {exc}") from None
-        self._pool.put(conn)
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(
-            self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-        )
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        return conn
-
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        if self._closed:
-            raise DatabaseError("the database is closed")
-        try:
-            conn = self._pool.get_nowait()
-        except queue.Empty:
-            conn = self._connect()
-        try:
-            yield conn
-        finally:
-            self._give_back(conn)
-
-    def _give_back(self, conn: sqlite3.Connection) -> None:
-        # A connection still in use when the database closed is closed here, by the thread
-        # that used it: closing it under a running statement (from ``close``) crashes sqlite.
-        with self._pool_lock:
-            if not self._closed:
-                self._pool.put(conn)
-                return
-        conn.close()
-
-    @contextmanager
-    def read(self) -> Iterator[Transaction]:
-        """A consistent snapshot: every query sees the same committed state."""
-        with self._connection() as conn:
-            conn.execute("BEGIN")
-            try:
-                yield Transaction(conn)
-            finally:
-                conn.execute("COMMIT")
-
-    @contextmanager
-    def point_read(self) -> Iterator[Transaction]:
-        """One statement's read, or a few that need no common snapshot: no BEGIN and COMMIT
-        around it (the connection is in autocommit mode, so each statement reads a committed
-        state of its own), which is a third of what a token lookup or a live stamp costs."""
-        with self._connection() as conn:
-            yield Transaction(conn)
-
-    @contextmanager
-    def write(self) -> Iterator[Transaction]:
-        """One atomic write: committed when the block ends, rolled back when it raises."""
-        with self._write_lock, self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            try:
-                conn.execute("COMMIT")
-            except sqlite3.Error:
-                # A COMMIT refused (a full disk) may leave the transaction open: end it, or the
-                # connection goes back to the pool inside it and every later BEGIN fails.
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        for listener in list(self._listeners):
-            listener()
-
-    def on_change(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` after each write this process commits (SQLite has one serving
-        process; ``taskdesk admin`` in another is seen by the event stream's own checks)."""
-        self._listeners.append(listener)
-
-    def close(self) -> None:
-        """Close the idle connections now; one a request thread still uses is closed when
-        that thread gives it back (``_give_back``)."""
-        with self._pool_lock:
-            self._closed = True
-            idle = []
-            while True:
-                try:
-                    idle.append(self._pool.get_nowait())
-                except queue.Empty:
-                    break
-        for conn in idle:
-            conn.close()

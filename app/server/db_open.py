@@ -16,11 +16,14 @@ class Database(Protocol):
     """What the server needs of a database, on either backend."""
 
     dialect: str
+    writes_at_once: bool  # whether a small write may be made on the event loop
     where: str  # named in messages (a PostgreSQL URL without its password)
 
     def read(self) -> AbstractContextManager[Any]: ...  # a Transaction
     def point_read(self) -> AbstractContextManager[Any]: ...  # one statement, no snapshot
     def write(self) -> AbstractContextManager[Any]: ...  # a Transaction
+    # A write for the event loop: None when it would have to wait (then write in a thread).
+    def write_now(self) -> AbstractContextManager[Any] | None: ...
     def on_change(self, listener: Any) -> None: ...
     def close(self) -> None: ...
 
@@ -42,6 +45,6 @@ def open_server_database(target: DatabaseTarget) -> Database:
         from app.server.pg_database import PgServerDatabase  # psycopg only for PostgreSQL
 
         return PgServerDatabase(target)
-    from app.server.database import ServerDatabase
+    from app.server.sqlite_database import ServerDatabase
 
     return ServerDatabase(Path(target))

@@ -23,9 +23,10 @@ from starlette.datastructures import State
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.server.auth import bearer_token
-from app.server.database import DatabaseError, ServerDatabase
+from app.server.database import DatabaseError
 from app.server.http_guard import ConnectionBook
 from app.server.server_timing import HEADER, timing_value
+from app.server.sqlite_database import ServerDatabase
 from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView, answer_head
 from app.server.task_revision_records import live_stamp
 

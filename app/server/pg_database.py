@@ -68,6 +68,7 @@ class PgServerDatabase:
     """``read()`` and ``write()`` transactions over a pool of connections to one database."""
 
     dialect = "postgresql"
+    writes_at_once = False  # every statement is a round trip: writes go to threads
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url
@@ -141,6 +142,10 @@ class PgServerDatabase:
 
         with self._transaction("BEGIN") as conn:
             yield Transaction(conn)
+
+    def write_now(self) -> None:
+        """Never on the event loop: every statement is a round trip to the database server,
+        which may be slow or far; the caller writes in a thread (``write``)."""
 
     @contextmanager
     def connection(self) -> Iterator[PgConnection]:

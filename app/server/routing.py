@@ -1,12 +1,13 @@
 """The API's routes on Starlette: the token checked, the body read, the handler in a thread.
 
 A route may also have an ``at_once`` handler, run on the event loop before the thread hop:
-for the answers that need no more than a point read (a kept answer, a 304), where the hop
-itself would be three quarters of the time. It returns None to send the request on to the
-handler in its thread."""
+for the answers that need no more than a point read (a kept answer, a 304) or a small write
+SQLite can make without waiting, where the hop itself would be much of the time. It returns
+None to send the request on to the handler in its thread."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,8 +22,9 @@ from app.server.request_body import json_object_body
 Handler = Callable[..., Response]
 """``handler(request=…, <path parameters>…, caller=…, body=…)``: keyword arguments only."""
 
-QuickHandler = Callable[..., Response | None]
-"""An ``at_once`` handler: the same arguments; None when the thread's handler must answer."""
+QuickHandler = Callable[..., Response | Awaitable[Response | None] | None]
+"""An ``at_once`` handler: the same arguments; None when the thread's handler must answer. It
+may hand back an awaitable (a save waiting its turn on the loop), awaited on the loop."""
 
 
 def endpoint(
@@ -44,6 +46,8 @@ def endpoint(
             arguments["body"] = await json_object_body(request)
         if at_once is not None:
             answer = at_once(request=request, **arguments)
+            if inspect.isawaitable(answer):
+                answer = await answer
             if answer is not None:
                 return answer
         return await run_in_threadpool(handler, request=request, **arguments)

@@ -55,18 +55,22 @@ class EncodedTask:
     hash: str
     etag: str
     body: bytes
-    spans: Mapping[int, tuple[int, int]]
+    spans: Mapping[int, tuple[int, int]]  # each revision's JSON in ``body``, by version
 
-    def revision_json(self, version: int) -> memoryview | None:
-        span = self.spans.get(version)
-        return memoryview(self.body)[span[0] : span[1]] if span is not None else None
+
+Piece = bytes | tuple[int, int]
+"""A revision's JSON: its bytes, or its span in the earlier answer's body (re-used as is)."""
 
 
 def encode_with_revisions(
-    body: Mapping[str, Any], revisions: Sequence[bytes | memoryview]
+    body: Mapping[str, Any], revisions: Sequence[Piece], earlier: bytes = b""
 ) -> tuple[bytes, list[tuple[int, int]]]:
     """``orjson.dumps(body)`` with ``body["revisions"]`` given already encoded, one piece per
-    revision: byte for byte what encoding it whole gives, and each piece's span in it."""
+    revision: byte for byte what encoding it whole gives, and each piece's span in it.
+
+    Pieces that lay side by side in ``earlier`` (its revisions but for the newest, after a
+    save) are copied as one slice, commas and all: a 50-revision answer is then a few parts
+    joined, not a hundred."""
     keys = list(body)
     cut = keys.index("revisions")
     before = {k: body[k] for k in keys[:cut]}
@@ -78,13 +82,37 @@ def encode_with_revisions(
     parts: list[bytes | memoryview] = [head]
     spans: list[tuple[int, int]] = []
     at = len(head)
+    run_start = run_end = -1  # the slice of ``earlier`` being gathered
+    shift = 0  # from a span in ``earlier`` to the same bytes here
+
+    def end_run() -> None:
+        if run_start >= 0:
+            parts.append(memoryview(earlier)[run_start:run_end])
+
     for n, piece in enumerate(revisions):
+        if isinstance(piece, tuple):
+            start, end = piece
+            if run_start >= 0 and start == run_end + 1:  # its comma is in the slice too
+                run_end = end
+                at += end - start + 1
+            else:
+                end_run()
+                if n:
+                    parts.append(b",")
+                    at += 1
+                run_start, run_end, shift = start, end, at - start
+                at += end - start
+            spans.append((start + shift, end + shift))
+            continue
+        end_run()
+        run_start = -1
         if n:
             parts.append(b",")
             at += 1
         parts.append(piece)
         spans.append((at, at + len(piece)))
         at += len(piece)
+    end_run()
     parts.append(tail)
     return b"".join(parts), spans
 

@@ -1,16 +1,13 @@
-"""The Task endpoints (GET, PUT and DELETE task.md) and the runs that carry the Task.
+"""The Task endpoints: GET, PUT and DELETE task.md, and one kept revision's text.
 
 Who may read a Task: any authenticated caller of the org (operators, members and agents);
 an agent reads its Task in every run anyway. Only operators write it.
-Who may start a run: any authenticated caller of the org, at most ``RunRate`` runs each
-(429 with Retry-After past it). A run is expanded as its agent; what a caller sees of it
-(POST's answer and GET) withholds every file that caller can't read (``run_views``).
 
-``router`` holds the spec's Task endpoints, ``extension_router`` the runs and one revision's
-text (``GET task.md/revisions/:version``, for a client that read the Task with
-``?revisions=summary``, which leaves the revisions' text out). On a spec-only
-server (``app.state.extensions`` False) the runs are not mounted, task.md carries no ETag
-(no 304), bodies hold only the spec's fields, and a 409 does not carry the live version.
+``router`` holds the spec's Task endpoints, ``extension_router`` one revision's text
+(``GET task.md/revisions/:version``, for a client that read the Task with
+``?revisions=summary``, which leaves the revisions' text out). On a spec-only server
+(``app.state.extensions`` False) task.md carries no ETag (no 304), bodies hold only the
+spec's fields, and a 409 does not carry the live version. The runs are in ``run_routes``.
 """
 
 from __future__ import annotations
@@ -23,8 +20,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.core.expander import task_display_path, task_source
-from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.core.expander import task_display_path
 from app.core.models import sha256_hex
 from app.server.auth import database
 from app.server.callers import Caller
@@ -32,19 +28,13 @@ from app.server.database import (
     AgentRecord,
     TaskRecord,
     Transaction,
-    VersionConflictError,
-    utc_now,
 )
 from app.server.db_records import RevisionRecord
-from app.server.live_expansion import expand_live_task
-from app.server.rate_limit import RateLimiter
 from app.server.responses import ApiError, JsonResponse
 from app.server.routing import ApiRoutes
-from app.server.run_records import RunRecord, add_run, find_run, new_run_id, runs_of
-from app.server.run_views import file_spans, readable_by, run_summary_view, run_view
-from app.server.system_prompt import build_system_prompt
 from app.server.task_answers import (
     EncodedTask,
+    Piece,
     SharedBody,
     TaskAnswers,
     TaskView,
@@ -177,10 +167,12 @@ class TaskAnswerParts:
     body: dict[str, Any]
     live: TaskRecord
     versions: list[int]
-    pieces: dict[int, bytes | memoryview]
+    pieces: dict[int, Piece]
+    earlier: bytes  # the body the pieces given as spans lie in
 
     def encode(self, answers: TaskAnswers) -> EncodedTask:
-        body, spans = encode_with_revisions(self.body, [self.pieces[v] for v in self.versions])
+        pieces = [self.pieces[v] for v in self.versions]
+        body, spans = encode_with_revisions(self.body, pieces, self.earlier)
         spans_of = dict(zip(self.versions, spans, strict=True))
         answer = EncodedTask(self.live.version, self.live.hash, etag_of(self.live), body, spans_of)
         answers.keep(self.live.agent_id, self.view, answer)
@@ -197,12 +189,10 @@ def task_answer_parts(
         raise ApiError(404, "no such agent")
     versions = kept_versions(tx.conn, agent_id)
     earlier = answers.latest(agent_id, view)
-    pieces: dict[int, bytes | memoryview] = {}
+    pieces: dict[int, Piece] = {}
     if earlier is not None:
-        for version in versions:
-            piece = earlier.revision_json(version)
-            if piece is not None:
-                pieces[version] = piece
+        kept = earlier.spans
+        pieces = {v: kept[v] for v in versions if v in kept}
     missing = [v for v in versions if v not in pieces]
     # Which proposal or change set made a version is fixed when it is saved, so a kept
     # encoding of a revision stays true; only the spec's answer leaves it out.
@@ -216,7 +206,8 @@ def task_answer_parts(
             fields = revision_fields(r, spec_only=view is TaskView.SPEC, origin=origin)
             pieces[r.version] = orjson.dumps(fields)
     body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC, origins=origins)
-    return TaskAnswerParts(view, body, live, versions, pieces)
+    earlier_body = earlier.body if earlier is not None else b""
+    return TaskAnswerParts(view, body, live, versions, pieces, earlier_body)
 
 
 def task_answers(request: Request) -> TaskAnswers:
@@ -230,7 +221,7 @@ def answer_response(answer: EncodedTask, view: TaskView) -> Response:
     return response
 
 
-def _agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
+def agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
     agent = tx.agent(agent_id)
     if agent is None:
         raise ApiError(404, "no such agent")
@@ -267,58 +258,12 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
     return answer_response(parts.encode(task_answers(request)), view)
 
 
-def agent_known_at_once(agent_id: str, request: Request, **_: Any) -> None:
-    """On the event loop, before the save's thread: 404 for an agent there is none of (a
-    point read, as the GET's), so the thread goes straight to its checks and the write."""
+def agent_known_at_once(agent_id: str, request: Request) -> None:
+    """On the event loop, before the save: 404 for an agent there is none of (a point read,
+    as the GET's), before the body is looked at."""
     with database(request).point_read() as tx:
         if live_stamp(tx.conn, agent_id) is None:
             raise ApiError(404, "no such agent")
-
-
-@router.put(TASK_PATH, reads_body=True, at_once=agent_known_at_once)
-def put_task(
-    agent_id: str,
-    request: Request,
-    caller: Caller,
-    body: dict[str, Any],
-) -> Response:
-    db = database(request)
-    expected = body.get("expected_version")
-    # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
-    # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
-    # not to the API; null, 1.5 and "1" are not integers either.
-    if isinstance(expected, float) and expected.is_integer():
-        expected = int(expected)
-    if "expected_version" in body and type(expected) is not int:
-        raise ApiError(422, "expected_version must be an integer")
-    if not caller.is_operator:
-        raise ApiError(422, "task is not writable")
-    content = body.get("content")
-    if not isinstance(content, str):
-        raise ApiError(422, "content must be a string")
-    if utf8_len(content) > TASK_MAX_BYTES:
-        raise ApiError(422, "write exceeds 256 KB")
-    restored = _restored_from(body) if extensions_on(request) else None
-    with db.write() as tx:
-        try:
-            if restored is None:
-                tx.save_task(agent_id, content, expected_version=expected, by=caller)
-            else:
-                tx.save_task(
-                    agent_id,
-                    content,
-                    expected_version=expected,
-                    by=caller,
-                    event="task_restored",
-                    restored_from=restored,
-                )
-        except VersionConflictError as conflict:
-            live = {"version": conflict.live_version} if extensions_on(request) else None
-            raise ApiError(409, "version conflict", extra=live) from None
-        except KeyError:
-            raise ApiError(404, "no such agent") from None
-        parts = task_answer_parts(tx, task_answers(request), agent_id, task_view(request))
-    return answer_response(parts.encode(task_answers(request)), parts.view)
 
 
 @extension_router.get(TASK_PATH + "/revisions/{version}")
@@ -326,7 +271,7 @@ def get_task_revision(agent_id: str, version: str, request: Request, caller: Cal
     """EXTENSION: one kept revision with its text, for a client that read the Task with
     ``?revisions=summary``; who may read it as for the Task."""
     with database(request).read() as tx:
-        _agent_or_404(tx, agent_id)
+        agent_or_404(tx, agent_id)
         # Versions are positive 64-bit integers; anything else names no revision.
         plain = version.isascii() and version.isdigit() and len(version) <= 18
         number = int(version) if plain else None
@@ -337,88 +282,8 @@ def get_task_revision(agent_id: str, version: str, request: Request, caller: Cal
     return JsonResponse(revision_fields(found[0], origin=origins.get(found[0].version)))
 
 
-def _restored_from(body: dict[str, Any]) -> int | None:
-    """EXTENSION: the version a save puts back (the app's Restore sends it), so the change log
-    records a restore rather than an edit; absent for an ordinary save."""
-    if "restored_from" not in body:
-        return None
-    value = body["restored_from"]
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if type(value) is not int or value < 1:
-        raise ApiError(422, "restored_from must be a version number")
-    return value
-
-
 @router.delete(TASK_PATH)
 def delete_task(agent_id: str, request: Request, caller: Caller) -> Response:
     with database(request).read() as tx:
-        _agent_or_404(tx, agent_id)
+        agent_or_404(tx, agent_id)
     raise ApiError(422, "cannot delete this file")
-
-
-def _sees_whole(caller: Caller, agent_id: str) -> bool:
-    """Operators, and the run's own agent, see a run whole (run_views)."""
-    return caller.is_operator or (caller.type == "agent" and caller.id == agent_id)
-
-
-def run_response(tx: Transaction, run: RunRecord, caller: Caller, status: int = 200) -> Response:
-    body = run_view(run, readable_by(tx, caller), whole=_sees_whole(caller, run.agent_id))
-    return JsonResponse(body, status_code=status)
-
-
-@extension_router.post("/api/agents/{agent_id}/runs")
-def create_run(agent_id: str, request: Request, caller: Caller) -> Response:
-    limiter: RateLimiter = request.app.state.run_limiter
-    wait = limiter.take(caller.id)
-    if wait:
-        raise ApiError(429, "too many runs", headers={"Retry-After": str(wait)})
-    # One write transaction: the Task and notes the run records are the ones it expanded.
-    with database(request).write() as tx:
-        agent = _agent_or_404(tx, agent_id)
-        task = tx.task(agent_id, with_revisions=False)
-        assert task is not None
-        expansion = expand_live_task(tx, agent, task.content)
-        if expansion.over_budget:
-            raise ApiError(422, "embed budget exceeded")
-        org_id = tx.meta("org_id")
-        source = task_source(
-            expansion,
-            version=task.version,
-            task_text=task.content,
-            display_path=task_display_path(org_id, agent_id),
-        )
-        run_id, created_at = new_run_id(), utc_now()
-        prompt = build_system_prompt(
-            agent_name=agent.name,
-            guild_name=dict(tx.guilds()).get(agent.guild_id, agent.guild_id),
-            org_name=tx.meta("org_name"),
-            expanded_task=expansion.text,
-            run_id=run_id,
-            created_at=created_at,
-        )
-        spans = file_spans(expansion, prompt.index("<task>\n") + len("<task>\n"))
-        run = RunRecord(run_id, agent_id, created_at, prompt, source, spans)
-        add_run(tx, run, by=caller)
-        return run_response(tx, run, caller, status=201)
-
-
-@extension_router.get("/api/runs/{run_id}")
-def get_run(run_id: str, request: Request, caller: Caller) -> Response:
-    with database(request).read() as tx:
-        run = find_run(tx, run_id)
-        if run is None:
-            raise ApiError(404, "no such run")
-        return run_response(tx, run, caller)
-
-
-@extension_router.get("/api/agents/{agent_id}/runs")
-def list_runs(agent_id: str, request: Request, caller: Caller) -> Response:
-    """The agent's kept runs, newest first, without their prompts; who may see what as
-    for one run (GET /api/runs/:id)."""
-    with database(request).read() as tx:
-        _agent_or_404(tx, agent_id)
-        readable = readable_by(tx, caller)
-        whole = _sees_whole(caller, agent_id)
-        runs = [run_summary_view(r, readable, whole=whole) for r in runs_of(tx, agent_id)]
-    return JsonResponse({"runs": runs})

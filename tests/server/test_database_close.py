@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from app.server.database import DatabaseError, ServerDatabase
+from app.server.database import DatabaseError
+from app.server.sqlite_database import ServerDatabase
 
 
 def test_a_connection_in_use_when_the_database_closes_is_closed_when_given_back(

@@ -20,8 +20,14 @@ from hypothesis import strategies as st
 
 from app.core.limits import MAX_REVISIONS, TASK_MAX_BYTES
 from app.server import start_server
-from app.server.database import ServerDatabase
-from app.server.task_answers import EncodedTask, TaskAnswers, TaskView, encode_with_revisions
+from app.server.sqlite_database import ServerDatabase
+from app.server.task_answers import (
+    EncodedTask,
+    Piece,
+    TaskAnswers,
+    TaskView,
+    encode_with_revisions,
+)
 from app.server.task_routes import task_body
 from tests.live_server import WORKSPACE_BASIC, LiveServer, ServerFactory
 
@@ -49,6 +55,31 @@ def test_revisions_encoded_apart_give_the_bytes_of_the_whole(
     encoded, spans = encode_with_revisions(body, pieces)
     assert encoded == orjson.dumps(body)
     assert [encoded[a:b] for a, b in spans] == pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    earlier=st.lists(revision, max_size=6),
+    fresh=st.lists(revision, max_size=3),
+    picks=st.lists(st.integers(0, 8), max_size=8),
+)
+def test_revisions_taken_from_an_earlier_answer_give_the_bytes_of_the_whole(
+    earlier: list[dict[str, Any]], fresh: list[dict[str, Any]], picks: list[int]
+) -> None:
+    """A save's answer: some revisions re-used from the earlier answer's body as spans (side
+    by side there or not, in any order), some encoded anew."""
+    old_body, old_spans = encode_with_revisions(
+        {"content": "old", "revisions": earlier}, [orjson.dumps(r) for r in earlier]
+    )
+    pool: list[tuple[dict[str, Any], Piece]] = [
+        *zip(earlier, old_spans, strict=True),
+        *((r, orjson.dumps(r)) for r in fresh),
+    ]
+    chosen = [pool[n] for n in picks if n < len(pool)]
+    body = {"content": "new", "revisions": [r for r, _ in chosen], "hash": "h"}
+    encoded, spans = encode_with_revisions(body, [p for _, p in chosen], old_body)
+    assert encoded == orjson.dumps(body)
+    assert [encoded[a:b] for a, b in spans] == [orjson.dumps(r) for r, _ in chosen]
 
 
 def test_kept_answers_stay_within_their_bytes_newest_read_last_out() -> None:

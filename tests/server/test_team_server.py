@@ -23,8 +23,9 @@ import pytest
 import requests
 
 from app.core.models import sha256_hex
-from app.server.database import DatabaseError, ServerDatabase
+from app.server.database import DatabaseError
 from app.server.migrations import LATEST
+from app.server.sqlite_database import ServerDatabase
 from tests.live_server import WORKSPACE_BASIC, ServerFactory
 from tests.postgres_cluster import PostgresCluster
 from tests.server.event_stream import Subscriber

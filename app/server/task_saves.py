@@ -1,0 +1,161 @@
+"""PUT task.md: the body checked, then the save, made on the event loop when it is small and
+the write is free (SQLite), else in a thread; answered with the new version's Task.
+
+Only operators write a Task. ``expected_version`` makes the save conditional (409 with the
+live version, an EXTENSION, when it is not); ``restored_from`` (EXTENSION) records a restore.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from app.core.limits import TASK_MAX_BYTES, utf8_len
+from app.server.auth import database
+from app.server.callers import Caller
+from app.server.database import Transaction, VersionConflictError
+from app.server.responses import ApiError
+from app.server.routing import ApiRoutes
+from app.server.task_routes import (
+    TASK_PATH,
+    TaskAnswerParts,
+    agent_known_at_once,
+    answer_response,
+    extensions_on,
+    task_answer_parts,
+    task_answers,
+    task_view,
+)
+
+router = ApiRoutes()
+
+SAVE_AT_ONCE_BYTES = 32 * 1024
+"""A save of a Task up to this size is made on the event loop when the write lock is free:
+a few hundred µs, of which the thread hop would be a third."""
+
+SOON_TRIES, SOON_STEP_SECONDS = 50, 0.001
+"""A small save finding the write held tries again each ms, for 50 ms, before a thread."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSave:
+    """A PUT's body, checked: the text, the version it must replace, the version it restores."""
+
+    content: str
+    size: int  # UTF-8 bytes
+    expected: int | None
+    restored: int | None
+
+
+def asked_save(request: Request, caller: Caller, body: dict[str, Any]) -> TaskSave:
+    """The save a PUT asks for, or its 422."""
+    expected = body.get("expected_version")
+    # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
+    # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
+    # not to the API; null, 1.5 and "1" are not integers either.
+    if isinstance(expected, float) and expected.is_integer():
+        expected = int(expected)
+    if "expected_version" in body and type(expected) is not int:
+        raise ApiError(422, "expected_version must be an integer")
+    if not caller.is_operator:
+        raise ApiError(422, "task is not writable")
+    content = body.get("content")
+    if not isinstance(content, str):
+        raise ApiError(422, "content must be a string")
+    size = utf8_len(content)
+    if size > TASK_MAX_BYTES:
+        raise ApiError(422, "write exceeds 256 KB")
+    restored = _restored_from(body) if extensions_on(request) else None
+    return TaskSave(content, size, expected, restored)
+
+
+def save_answer(
+    tx: Transaction, request: Request, agent_id: str, caller: Caller, save: TaskSave
+) -> TaskAnswerParts:
+    """Make ``save`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends."""
+    try:
+        if save.restored is None:
+            tx.save_task(agent_id, save.content, expected_version=save.expected, by=caller)
+        else:
+            tx.save_task(
+                agent_id,
+                save.content,
+                expected_version=save.expected,
+                by=caller,
+                event="task_restored",
+                restored_from=save.restored,
+            )
+    except VersionConflictError as conflict:
+        live = {"version": conflict.live_version} if extensions_on(request) else None
+        raise ApiError(409, "version conflict", extra=live) from None
+    except KeyError:
+        raise ApiError(404, "no such agent") from None
+    return task_answer_parts(tx, task_answers(request), agent_id, task_view(request))
+
+
+def put_task_at_once(
+    agent_id: str, request: Request, caller: Caller, body: dict[str, Any]
+) -> Response | Awaitable[Response | None] | None:
+    """On the event loop: the 404 and the 422s, then a small save made at once when the
+    database can write without waiting (SQLite, its write lock free), or soon (``_saved_soon``);
+    else None, and ``put_task`` makes the save in a thread, checking the body again."""
+    agent_known_at_once(agent_id, request)
+    save = asked_save(request, caller, body)
+    if save.size > SAVE_AT_ONCE_BYTES or not database(request).writes_at_once:
+        return None
+    answer = _saved_now(request, agent_id, caller, save)
+    return answer if answer is not None else _saved_soon(request, agent_id, caller, save)
+
+
+def _saved_now(request: Request, agent_id: str, caller: Caller, save: TaskSave) -> Response | None:
+    writing = database(request).write_now()
+    if writing is None:
+        return None
+    with writing as tx:
+        parts = save_answer(tx, request, agent_id, caller, save)
+    return answer_response(parts.encode(task_answers(request)), parts.view)
+
+
+async def _saved_soon(
+    request: Request, agent_id: str, caller: Caller, save: TaskSave
+) -> Response | None:
+    """The write is held (a big save in a thread, another process): try again on the loop for
+    a while. Handed to a thread instead, the save would hold the lock there, so the saves
+    behind it would find it held and go to threads too, and under load none came back."""
+    for _ in range(SOON_TRIES):
+        await asyncio.sleep(SOON_STEP_SECONDS)
+        answer = _saved_now(request, agent_id, caller, save)
+        if answer is not None:
+            return answer
+    return None
+
+
+@router.put(TASK_PATH, reads_body=True, at_once=put_task_at_once)
+def put_task(
+    agent_id: str,
+    request: Request,
+    caller: Caller,
+    body: dict[str, Any],
+) -> Response:
+    save = asked_save(request, caller, body)
+    with database(request).write() as tx:
+        parts = save_answer(tx, request, agent_id, caller, save)
+    return answer_response(parts.encode(task_answers(request)), parts.view)
+
+
+def _restored_from(body: dict[str, Any]) -> int | None:
+    """EXTENSION: the version a save puts back (the app's Restore sends it), so the change log
+    records a restore rather than an edit; absent for an ordinary save."""
+    if "restored_from" not in body:
+        return None
+    value = body["restored_from"]
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or value < 1:
+        raise ApiError(422, "restored_from must be a version number")
+    return value
