@@ -142,7 +142,7 @@ def _window_arguments(args: Sequence[str]) -> argparse.Namespace:
 def setup_logging() -> str:
     """Log to taskdesk.log in the platform's log folder (0600 in 0700, rotated, libraries at
     INFO unless the settings ask for more); returns the file's path."""
-    from app.connect.app_log import open_app_log
+    from app.connect.app_log import drop_early_log, open_app_log
     from app.connect.paths import log_dir
     from app.connect.settings_owner import settings
 
@@ -151,8 +151,19 @@ def setup_logging() -> str:
         handler = open_app_log(log_dir(), chosen.log_level, chosen.library_log_level)
     except OSError:
         # A read-only home must not stop the editor; messages still reach the operator.
+        drop_early_log()
         return ""
     return str(handler.baseFilename)
+
+
+def hold_logging_until_painted() -> None:
+    """Log at the settings' levels from now; the file opens after the first paint
+    (``setup_logging``), and what was logged meanwhile goes into it first."""
+    from app.connect.app_log import hold_early_log
+    from app.connect.settings_owner import settings
+
+    chosen = settings()
+    hold_early_log(chosen.log_level, chosen.library_log_level)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -205,6 +216,12 @@ def set_window_icon(app: QApplication) -> None:
     app.setWindowIcon(window_icon)
 
 
+def _after_first_paint(app: QApplication, window: MainWindow) -> None:
+    """The log file and the window's icon, which the first paint need not wait for."""
+    window.log_path = setup_logging()
+    set_window_icon(app)
+
+
 def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     """Show the main window now; connecting (and the local server) starts once it has painted."""
     from widgets.window.main_window import MainWindow
@@ -215,15 +232,15 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
     # building the Task tab took 1.8 s instead of 75 ms. At 0.2 ms it takes 0.24 s (0.33 s
     # at 0.5 ms), and nothing changes while the GUI thread is idle.
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-    log_path = setup_logging()
+    hold_logging_until_painted()
     from widgets.common.theme import scheme_follower
     from widgets.window.look_menu import saved_look
 
     scheme_follower(app).set_choice(saved_look())  # View › Look, before the first paint
-    window = MainWindow(log_path=log_path)
-    install_excepthook(window.messages, window.secrets, window.log_path)
+    window = MainWindow()
+    install_excepthook(window.messages, window.secrets, lambda: window.log_path)
     _settle_garbage_collector(window)
-    window.first_painted.connect(lambda: set_window_icon(app))
+    window.first_painted.connect(lambda: _after_first_paint(app, window))
     window.show()
     # TASKDESK_TOKEN is read by the token store, for this session only.
     window.start_after_first_paint(server_url)

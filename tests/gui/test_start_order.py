@@ -246,6 +246,7 @@ class FirstPaint(QObject):
                 "widgets.window.open_by_id_dialog",
                 "app.client.event_stream",  # the live feed's HTTP stream (http.client, email)
                 "app.desk.session_steps",  # the Task session's steps
+                "logging.handlers",  # the log file's handler: the file opens after the paint
             )
             seen["classes"] = [name for name in NAMES if name in widgets.__dict__]
             seen["modules"] = [m for m in later if m in sys.modules]

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.connect.app_log import LOG_BACKUPS, LOG_FILE_BYTES
+from app.connect.app_log import LOG_BACKUPS, LOG_FILE_BYTES, EarlyRecords
 from app.connect.paths import log_dir, settings_path
 from app.connect.settings import load_settings, save_settings
-from widgets.launcher import setup_logging
+from widgets.launcher import hold_logging_until_painted, setup_logging
 
 
 def _mode(path: Path) -> int:
@@ -111,3 +111,21 @@ def test_a_second_launchs_raise_request_is_0600(logging_set_up: None, app_home: 
     instance_folder(data).mkdir(mode=0o700, parents=True)
     request_raise(data)
     assert [_mode(f) for f in instance_folder(data).iterdir()] == [0o600]
+
+
+def test_what_is_logged_before_the_file_opens_is_written_to_it_first(
+    logging_set_up: None,
+) -> None:
+    """The window holds its log until it has painted; nothing logged meanwhile is lost, and
+    the levels asked for hold from the start (DEBUG here)."""
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text(json.dumps({"log_level": "DEBUG"}), encoding="utf-8")
+    hold_logging_until_painted()
+    logging.getLogger("widgets.window").debug("before the first paint")
+    logging.getLogger("app.connect").warning("a warning before it")
+    path = Path(setup_logging())
+    logging.getLogger("app.connect").info("after it")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    said = [line.split(": ", 1)[1] for line in lines]
+    assert said == ["before the first paint", "a warning before it", "after it"]
+    assert not any(isinstance(h, EarlyRecords) for h in logging.getLogger().handlers)

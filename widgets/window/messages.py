@@ -165,20 +165,24 @@ ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None]
 
 
 def install_excepthook(
-    messages: Messages, secrets: Callable[[], Iterable[str]], log_path: str = ""
+    messages: Messages,
+    secrets: Callable[[], Iterable[str]],
+    log_path: str | Callable[[], str] = "",
 ) -> ExceptHook:
     """Show unexpected errors as a short message and log the traceback (tokens scrubbed);
-    the message says where the log is (``log_path``), so it can be sent.
+    the message says where the log is (``log_path``, or a callable asked at the time: the
+    file opens after the first paint), so it can be sent.
 
     Returns the previous hook so it can be put back.
     """
-    where = f"the log file ({log_path})" if log_path else "the log file"
     previous = sys.excepthook
 
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if issubclass(exc_type, KeyboardInterrupt):
             previous(exc_type, exc, tb)
             return
+        path = log_path() if callable(log_path) else log_path
+        where = f"the log file ({path})" if path else "the log file"
         details = "".join(traceback.format_exception(exc_type, exc, tb))
         log.error("unexpected error\n%s", scrub(details, secrets()))
         messages.error(
