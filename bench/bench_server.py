@@ -239,7 +239,12 @@ def main() -> None:
     trees = [REPO] if BEFORE_TREE is None else [BEFORE_TREE, REPO]
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        servers = [seeded_server(tmp, tree, session) for tree in trees]
+        # Each server its own database: two processes on one SQLite file would meet each
+        # other's locks, which no real server does.
+        folders = [tmp / f"server{n}" for n in range(len(trees))]
+        for folder in folders:
+            folder.mkdir()
+        servers = [seeded_server(f, tree, session) for f, tree in zip(folders, trees, strict=True)]
         urls = [url for _, url in servers]
         small = session.get(urls[-1] + SMALL_PATH, timeout=10).content
         big = session.get(urls[-1] + TASK_PATH, timeout=10).content
