@@ -123,8 +123,9 @@ class ServerDatabase:
 
     def write_now(self) -> AbstractContextManager[Transaction] | None:
         """``write()`` for the event loop, which must never wait: None when another write
-        holds either lock (this process's or SQLite's, from ``taskdesk admin`` say), and the
-        caller writes in a thread instead. Only the event loop's thread may call it."""
+        holds either lock (this process's or SQLite's, from ``taskdesk admin`` say): the
+        caller asks again later or writes in a thread. Only the event loop's thread may call
+        it (its connection is the loop's alone)."""
         if self._closed or not self._write_lock.acquire(blocking=False):
             return None
         try:
