@@ -10,7 +10,6 @@ from starlette.requests import Request
 from app.server.callers import Caller
 from app.server.db_open import Database
 from app.server.responses import ApiError
-from app.server.sqlite_database import ServerDatabase
 
 UNAUTHORIZED = "unauthorized"
 """The 401 message, kept stable for clients: a missing, malformed or unknown token."""
@@ -35,7 +34,7 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
     if token is None:
         return None
     db: Database = state.db
-    if isinstance(db, ServerDatabase):
+    if db.on_loop:
         return _caller_for_token(db, token)
     return await run_in_threadpool(_caller_for_token, db, token)
 

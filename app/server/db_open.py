@@ -16,7 +16,9 @@ class Database(Protocol):
     """What the server needs of a database, on either backend."""
 
     dialect: str
-    writes_at_once: bool  # whether a small write may be made on the event loop
+    # A local file: a point read or a small write costs microseconds, so the event loop may
+    # make it itself. False (PostgreSQL): every statement is a round trip, made in a thread.
+    on_loop: bool
     where: str  # named in messages (a PostgreSQL URL without its password)
 
     def read(self) -> AbstractContextManager[Any]: ...  # a Transaction

@@ -24,9 +24,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.server.auth import bearer_token
 from app.server.database import DatabaseError
+from app.server.db_open import Database
 from app.server.http_guard import ConnectionBook
 from app.server.server_timing import HEADER, timing_value
-from app.server.sqlite_database import ServerDatabase
 from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView, answer_head
 from app.server.task_revision_records import live_stamp
 
@@ -48,9 +48,9 @@ class KeptReads:
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
-        db = state.db
+        db: Database = state.db
         # A PostgreSQL lookup is a round trip, which the app makes in a thread: not here.
-        self.enabled = getattr(state, "kept_reads", True) and isinstance(db, ServerDatabase)
+        self.enabled = getattr(state, "kept_reads", True) and db.on_loop
         self.db = db
         self.answers: TaskAnswers = state.task_answers
         self.extensions = bool(getattr(state, "extensions", True))

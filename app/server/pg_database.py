@@ -68,7 +68,7 @@ class PgServerDatabase:
     """``read()`` and ``write()`` transactions over a pool of connections to one database."""
 
     dialect = "postgresql"
-    writes_at_once = False  # every statement is a round trip: writes go to threads
+    on_loop = False  # every statement is a round trip: the event loop makes none
 
     def __init__(self, url: str, *, pool_size: int = POOL_SIZE) -> None:
         self.url = url

@@ -29,7 +29,7 @@ class ServerDatabase:
     """A pool of connections to one SQLite file in WAL mode, handed out per transaction."""
 
     dialect = "sqlite"
-    writes_at_once = True  # a small write may be made on the event loop (``write_now``)
+    on_loop = True  # point reads and small writes (``write_now``) on the event loop
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)

@@ -12,11 +12,12 @@ spec's fields, and a 409 does not carry the live version. The runs are in ``run_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -228,20 +229,36 @@ def agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
     return agent
 
 
-def get_task_at_once(agent_id: str, request: Request, caller: Caller) -> Response | None:
-    """On the event loop, no thread hop: 304, 404, or the answer kept for the live version;
-    None sends the request on to ``get_task`` (the answer must be built). One indexed row is
-    read: SQLite in WAL mode never makes a reader wait for a writer."""
-    with database(request).point_read() as tx:
-        stamp = live_stamp(tx.conn, agent_id)
-    if stamp is None:
-        raise ApiError(404, "no such agent")
-    view = task_view(request)
+def kept_or_not_modified(
+    request: Request, agent_id: str, view: TaskView, stamp: tuple[int, str]
+) -> Response | None:
+    """304 when the caller holds the live version ``stamp`` (version, hash), else the answer
+    kept for it; None when it must be built."""
     etag = stamp_etag(*stamp)
     if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers={"ETag": etag})
     answer = task_answers(request).current(agent_id, view, stamp)
     return answer_response(answer, view) if answer is not None else None
+
+
+def get_task_at_once(
+    agent_id: str, request: Request, caller: Caller
+) -> Response | Awaitable[Response | None] | None:
+    """304, 404, or the answer kept for the live version, from one indexed row; None sends
+    the request on to ``get_task`` (the answer must be built). On the event loop, no thread
+    hop, where the database is a local file (SQLite in WAL mode never makes a reader wait for
+    a writer); on PostgreSQL the row is a round trip, read in a thread."""
+    if not database(request).on_loop:
+        return run_in_threadpool(_kept_answer, agent_id, request)
+    return _kept_answer(agent_id, request)
+
+
+def _kept_answer(agent_id: str, request: Request) -> Response | None:
+    with database(request).point_read() as tx:
+        stamp = live_stamp(tx.conn, agent_id)
+    if stamp is None:
+        raise ApiError(404, "no such agent")
+    return kept_or_not_modified(request, agent_id, task_view(request), stamp)
 
 
 @router.get(TASK_PATH, at_once=get_task_at_once)
@@ -251,16 +268,16 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
         live = tx.task(agent_id, with_revisions=False)
         if live is None:
             raise ApiError(404, "no such agent")
-        etag = etag_of(live)
-        if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
-            return Response(status_code=304, headers={"ETag": etag})
+        done = kept_or_not_modified(request, agent_id, view, (live.version, live.hash))
+        if done is not None:
+            return done
         parts = task_answer_parts(tx, task_answers(request), agent_id, view)
     return answer_response(parts.encode(task_answers(request)), view)
 
 
-def agent_known_at_once(agent_id: str, request: Request) -> None:
-    """On the event loop, before the save: 404 for an agent there is none of (a point read,
-    as the GET's), before the body is looked at."""
+def agent_known(agent_id: str, request: Request) -> None:
+    """404 for an agent there is none of (a point read, as the GET's), before a PUT's body
+    is looked at."""
     with database(request).point_read() as tx:
         if live_stamp(tx.conn, agent_id) is None:
             raise ApiError(404, "no such agent")

@@ -24,7 +24,7 @@ from app.server.routing import ApiRoutes
 from app.server.task_routes import (
     TASK_PATH,
     TaskAnswerParts,
-    agent_known_at_once,
+    agent_known,
     answer_response,
     extensions_on,
     task_answer_parts,
@@ -104,9 +104,11 @@ def put_task_at_once(
     """On the event loop: the 404 and the 422s, then a small save made at once when the
     database can write without waiting (SQLite, its write lock free), or soon (``_saved_soon``);
     else None, and ``put_task`` makes the save in a thread, checking the body again."""
-    agent_known_at_once(agent_id, request)
+    if not database(request).on_loop:
+        return None  # the 404 and the save are the thread's (``put_task``)
+    agent_known(agent_id, request)
     save = asked_save(request, caller, body)
-    if save.size > SAVE_AT_ONCE_BYTES or not database(request).writes_at_once:
+    if save.size > SAVE_AT_ONCE_BYTES:
         return None
     answer = _saved_now(request, agent_id, caller, save)
     return answer if answer is not None else _saved_soon(request, agent_id, caller, save)
@@ -142,6 +144,7 @@ def put_task(
     caller: Caller,
     body: dict[str, Any],
 ) -> Response:
+    agent_known(agent_id, request)  # again when the loop checked it: a save it handed over
     save = asked_save(request, caller, body)
     with database(request).write() as tx:
         parts = save_answer(tx, request, agent_id, caller, save)

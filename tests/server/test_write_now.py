@@ -1,22 +1,27 @@
 """Saves made on the event loop: only when nothing holds the write, the same answer as a save
-in a thread, and their WAL checkpointed off the loop."""
+in a thread, and their WAL checkpointed off the loop; on PostgreSQL, nothing on the loop."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
+from starlette.applications import Starlette
 
 from app.server import start_server
 from app.server.database import DatabaseError
 from app.server.sqlite_database import CHECKPOINT_EVERY, ServerDatabase
 from app.server.task_saves import SAVE_AT_ONCE_BYTES
 from tests.live_server import WORKSPACE_BASIC
+from tests.postgres_cluster import PostgresCluster
 
 TASK = "/api/agents/a_scout/files/task.md"
 TIMEOUT = 30.0
@@ -149,3 +154,42 @@ def test_a_save_waits_in_a_thread_while_sqlite_is_locked_and_reads_go_on(
         other.close()
     assert saved.status_code == 200, saved.text
     assert saved.json()["version"] == before + 1
+
+
+def test_on_postgresql_the_event_loop_makes_no_round_trip(postgres: PostgresCluster) -> None:
+    """Every statement on PostgreSQL crosses the network: the token, the GET's kept answer,
+    the PUT's 404 and its save are read and written in threads, never on the event loop,
+    which a slow database server would otherwise stall for every request."""
+    on_loop: list[str] = []
+
+    def watch(app: Starlette) -> None:
+        db = app.state.db
+        for name in ("point_read", "read", "write"):
+            made = getattr(db, name)
+
+            def watched(made: Callable[[], Any] = made, name: str = name) -> Any:
+                try:
+                    asyncio.get_running_loop()
+                    on_loop.append(name)
+                except RuntimeError:
+                    pass  # a thread's
+                return made()
+
+            setattr(db, name, watched)
+
+    session = _operator()
+    with start_server(WORKSPACE_BASIC, postgres.new_schema(), configure=watch) as handle:
+        for text in ("One.\n", "Two.\n"):
+            assert session.put(handle.url + TASK, json={"content": text}, timeout=TIMEOUT).ok
+        for _ in range(2):  # built, then kept
+            read = session.get(handle.url + TASK, timeout=TIMEOUT)
+            assert read.status_code == 200 and read.json()["content"] == "Two.\n"
+        again = session.get(
+            handle.url + TASK, headers={"If-None-Match": read.headers["ETag"]}, timeout=TIMEOUT
+        )
+        assert again.status_code == 304
+        missing = session.put(
+            handle.url + "/api/agents/a_nobody/files/task.md", json={"content": 1}, timeout=TIMEOUT
+        )
+        assert missing.status_code == 404  # the unknown agent before the bad body, as on SQLite
+    assert on_loop == []
