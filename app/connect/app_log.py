@@ -65,18 +65,24 @@ def open_app_log(
     root = logging.getLogger()
     root.addHandler(handler)
     _set_levels(level, library_level)
-    for early in [h for h in root.handlers if isinstance(h, EarlyRecords)]:
-        root.removeHandler(early)
-        for record in early.records:
-            handler.handle(record)
+    for record in _take_early_records():
+        handler.handle(record)
     return handler
 
 
 def drop_early_log() -> None:
     """No file after all (a read-only home): hold nothing more."""
+    _take_early_records()
+
+
+def _take_early_records() -> list[logging.LogRecord]:
+    """What was held, in order; nothing is held from now on."""
     root = logging.getLogger()
+    held: list[logging.LogRecord] = []
     for early in [h for h in root.handlers if isinstance(h, EarlyRecords)]:
         root.removeHandler(early)
+        held += early.records
+    return held
 
 
 def _set_levels(level: str, library_level: str) -> None:

@@ -229,18 +229,6 @@ def agent_or_404(tx: Transaction, agent_id: str) -> AgentRecord:
     return agent
 
 
-def kept_or_not_modified(
-    request: Request, agent_id: str, view: TaskView, stamp: tuple[int, str]
-) -> Response | None:
-    """304 when the caller holds the live version ``stamp`` (version, hash), else the answer
-    kept for it; None when it must be built."""
-    etag = stamp_etag(*stamp)
-    if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers={"ETag": etag})
-    answer = task_answers(request).current(agent_id, view, stamp)
-    return answer_response(answer, view) if answer is not None else None
-
-
 def get_task_at_once(
     agent_id: str, request: Request, caller: Caller
 ) -> Response | Awaitable[Response | None] | None:
@@ -258,7 +246,12 @@ def _kept_answer(agent_id: str, request: Request) -> Response | None:
         stamp = live_stamp(tx.conn, agent_id)
     if stamp is None:
         raise ApiError(404, "no such agent")
-    return kept_or_not_modified(request, agent_id, task_view(request), stamp)
+    view = task_view(request)
+    etag = stamp_etag(*stamp)
+    if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers={"ETag": etag})
+    answer = task_answers(request).current(agent_id, view, stamp)
+    return answer_response(answer, view) if answer is not None else None
 
 
 @router.get(TASK_PATH, at_once=get_task_at_once)
@@ -268,9 +261,9 @@ def get_task(agent_id: str, request: Request, caller: Caller) -> Response:
         live = tx.task(agent_id, with_revisions=False)
         if live is None:
             raise ApiError(404, "no such agent")
-        done = kept_or_not_modified(request, agent_id, view, (live.version, live.hash))
-        if done is not None:
-            return done
+        etag = etag_of(live)
+        if view is not TaskView.SPEC and etag_matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers={"ETag": etag})
         parts = task_answer_parts(tx, task_answers(request), agent_id, view)
     return answer_response(parts.encode(task_answers(request)), view)
 

@@ -76,7 +76,6 @@ class MainWindow(QMainWindow):
     def __init__(
         self,
         *,
-        log_path: str = "",
         runner: Runner | None = None,
         data_dir: Path | None = None,
     ) -> None:
@@ -84,7 +83,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
         size_to_screen(self)  # a larger font must not push the window off the screen
-        self.log_path = log_path
+        self.log_path = ""  # the log file's, once it opens after the first paint (launcher)
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
         self._closing_confirmed = False
