@@ -7,8 +7,10 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from app.core.models import TaskDoc
+if TYPE_CHECKING:  # annotations only: the window's first paint needs the errors, not the records
+    from app.core.models import TaskDoc
 
 
 class TaskdeskError(Exception):

@@ -23,9 +23,12 @@ Against a server without them the app still works, with less:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.client.errors import InvalidRequest, NotFound, TaskdeskError
-from app.core.models import Me
+
+if TYPE_CHECKING:  # the records load with the first connection, not before the first paint
+    from app.core.models import Me
 
 UNCHECKED_EMBEDS = "Embeds not checked: no guild known."
 UNCHECKED_EMBEDS_DETAIL = (
@@ -102,6 +105,8 @@ def lacks_endpoint(exc: BaseException) -> bool:
 
 def assumed_operator(org_id: str = "") -> Me:
     """Who is signed in when the server won't say: an operator of an org not known yet."""
+    from app.core.models import Me
+
     return Me(id="", name="", type="operator", org_id=org_id)
 
 

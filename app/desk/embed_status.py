@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from app.core.models import AgentEmbedStatus
 from app.desk.runner import Runner
-from app.store.records import Cached
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the records load with the first connection, not before the first paint
     from app.connect.connection import Connection
+    from app.core.models import AgentEmbedStatus
+    from app.store.records import Cached
 
 log = logging.getLogger(__name__)
 

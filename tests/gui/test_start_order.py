@@ -247,6 +247,9 @@ class FirstPaint(QObject):
                 "app.client.event_stream",  # the live feed's HTTP stream (http.client, email)
                 "app.desk.session_steps",  # the Task session's steps
                 "logging.handlers",  # the log file's handler: the file opens after the paint
+                "app.core.models",  # the records (dataclasses, ~6 ms): with the first connection
+                "app.store.records",  # the offline copy's records
+                "html",  # escaping a tooltip's rich text
             )
             seen["classes"] = [name for name in NAMES if name in widgets.__dict__]
             seen["modules"] = [m for m in later if m in sys.modules]

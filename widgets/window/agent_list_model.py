@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QStringListModel, Qt
 
 from app.connect.server_features import OPENED_BY_ID
 from app.core.limits import EMBED_BUDGET_BYTES
-from app.core.models import AgentRow, BrokenEmbed, Guild
 from widgets.common.plain_text import inert_tooltip
+
+if TYPE_CHECKING:  # the records load with the first connection, not before the first paint
+    from app.core.models import AgentRow, BrokenEmbed, Guild
 
 AGENT_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 IS_GUILD_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -284,6 +287,8 @@ class AgentListModel(QStringListModel):
 
     def _group(self) -> None:
         """Agents under their guild, sorted by name, with the lower-cased names to filter on."""
+        from app.core.models import Guild  # agents come with a connection, after the paint
+
         self._by_id = {a.id: a for a in self._agents}
         self._guild_names = {g.id: g.name for g in self._guilds}
         members: dict[str, list[AgentRow]] = {}

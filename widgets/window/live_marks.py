@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.desk.live_feed import LiveFeed, LiveMode, presence_text
 from app.desk.runner import Runner
 from widgets.window.agent_list_model import AgentListModel
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the feed loads with the first connection, not before the first paint
     from app.connect.connection import Connection
+    from app.desk.live_feed import LiveFeed, LiveMode
     from app.desk.session import TaskSession
     from widgets.window.agent_header import AgentHeader
 
@@ -69,6 +69,8 @@ class LiveMarks(QObject):
 
     def follow(self, connection: Connection) -> None:
         """Live updates from this server (the last one's end)."""
+        from app.desk.live_feed import LiveFeed
+
         self.stop()
         feed = LiveFeed.for_connection(connection, self._runner, self)
         feed.task_saved.connect(self._on_task_saved)
@@ -123,6 +125,8 @@ class LiveMarks(QObject):
             self._show_presence()
 
     def _on_mode(self, mode: LiveMode) -> None:
+        from app.desk.live_feed import LiveMode
+
         if mode is LiveMode.UNAVAILABLE:
             self._messages.info(NO_LIVE_EVENTS)
 
@@ -130,6 +134,8 @@ class LiveMarks(QObject):
         header = self._header()
         if header is None:
             return
+        from app.desk.live_feed import presence_text
+
         feed, agent_id = self.feed, self._shown
         colleagues = feed.colleagues(agent_id) if feed is not None and agent_id else []
         header.set_presence(presence_text(colleagues))

@@ -16,7 +16,6 @@ from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
 
 from app.connect.settings_owner import settings_owner
-from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
 from widgets.dialogs.connect_request import ConnectRequest
@@ -47,6 +46,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.connect.connection import Connection
     from app.connect.credentials import TokenStore
     from app.connect.embedded import EmbeddedServer
+    from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
     from widgets.fleet.fleet_windows import FleetWindows

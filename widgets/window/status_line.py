@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QStatusBar
 
-from app.connect.server_features import ServerFeatures
-from app.core.models import Me
 from widgets.window.status_message import StatusMessage
+
+if TYPE_CHECKING:  # the records load with the first connection, not before the first paint
+    from app.connect.server_features import ServerFeatures
+    from app.core.models import Me
 
 
 def _label(name: str) -> QLabel:
