@@ -65,7 +65,11 @@ def test_a_streamed_huge_body_stops_at_the_bound(proxy: FaultProxy) -> None:
         client.embeddable_notes()
     assert "larger than 80 MiB" in caught.value.message  # the legal worst case, rounded up
     sent = proxy.last().bytes_sent
-    assert DEFAULT_MAX_BODY_BYTES < sent < 100 * MiB  # read to the bound, not to the end
+    # Read to the bound, not to the end (200 MiB). Beyond the bound, the proxy counts what
+    # the kernel took before the client hung up: a loopback socket's receive buffer grows
+    # to 32 MiB (tcp_rmem) and its send buffer to 4 MiB, so a client slowed by a busy machine
+    # may leave ~36 MiB sent but never read.
+    assert DEFAULT_MAX_BODY_BYTES < sent < DEFAULT_MAX_BODY_BYTES + 40 * MiB
 
 
 def test_the_bound_is_configurable(proxy: FaultProxy) -> None:

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QMainWindow, QSplitter, QToolBar, QWidget
 from app.connect.settings_owner import settings_owner
 from app.desk.failures import failure_text
 from app.desk.runner import Runner
-from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.actions import WindowActions
 from widgets.window.agent_list_model import AgentListModel
 from widgets.window.beside_task import BesideTask
@@ -49,6 +48,7 @@ if TYPE_CHECKING:  # imported on first use: the editor stack is not needed for t
     from app.core.models import AgentEmbedStatus, AgentRow, Guild, Me
     from widgets.dialogs.confirm import ConfirmLeaveDialog
     from widgets.dialogs.connect import ConnectDialog
+    from widgets.dialogs.connect_request import ConnectRequest
     from widgets.fleet.fleet_windows import FleetWindows
     from widgets.proposals.proposals_hub import ProposalsHub
     from widgets.task.task_tab import TaskTab

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QMainWindow
 from app.core.user_message import MessageKey
 from app.desk.failures import connect_fault, failure_text
 from app.desk.runner import Runner
-from widgets.dialogs.connect_request import ConnectRequest
 from widgets.window.messages import Messages
 from widgets.window.sidebar import Sidebar
 
@@ -25,6 +24,7 @@ if TYPE_CHECKING:  # the modules themselves load on first use, after the first p
     from app.core.models import AgentRow
     from app.store import LocalStore
     from widgets.dialogs.connect import ConnectDialog
+    from widgets.dialogs.connect_request import ConnectRequest
     from widgets.dialogs.damaged_workspace import DamagedWorkspaceDialog
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,7 @@ class StartUp(QObject):
         """File › Open local workspace, and where a cancelled start lands."""
         if self.embedded is not None:
             from app.connect.remembered import forget_last_server
+            from widgets.dialogs.connect_request import ConnectRequest
 
             request = ConnectRequest(self.embedded.url, self.embedded.token, remember=False)
             self._runner.submit(forget_last_server, on_done=lambda _: None, lane="disk")
@@ -173,6 +174,8 @@ class StartUp(QObject):
         elif outcome.plan.token is None or outcome.plan.url is None:
             self.token_needed.emit(outcome.plan.url or "")
         else:
+            from widgets.dialogs.connect_request import ConnectRequest
+
             self.connect_to(ConnectRequest(outcome.plan.url, outcome.plan.token, remember=False))
 
     # ------------------------------------------------------------------ signing in
