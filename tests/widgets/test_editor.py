@@ -92,6 +92,25 @@ def test_markdown_headings_and_code_fences(editor: TaskEditor) -> None:
     assert _format_at(editor, 4, 2).fontWeight() == editor.highlighter.strong_format.fontWeight()
 
 
+def test_a_text_loaded_while_hidden_is_highlighted_once_shown(editor: TaskEditor) -> None:
+    """A Task opens in Preview: the hidden editor's text is highlighted when Edit shows it,
+    not on the way to the preview's first screen, and a verdict meanwhile is kept."""
+    editor.hide()
+    editor.set_text(f"# Title\n![[{STYLE}]]\n**bold** text")
+    assert editor.highlighter.document() is None
+    assert _format_at(editor, 0, 2).foreground().color() != (
+        editor.highlighter.heading_format.foreground().color()
+    )
+    editor.set_verdicts({STYLE: "inlined"})
+    editor.show()
+    heading = editor.highlighter.heading_format.foreground().color()
+    assert _format_at(editor, 0, 2).foreground().color() == heading
+    inlined = editor.highlighter.embed_formats["inlined"].background().color()
+    assert _format_at(editor, 1, 4).background().color() == inlined
+    editor.set_text("# Again")  # shown: highlighted at once
+    assert _format_at(editor, 0, 2).foreground().color() == heading
+
+
 def test_paste_keeps_only_plain_text(editor: TaskEditor) -> None:
     mime = QMimeData()
     mime.setHtml("<b>bold</b><img src='file:///etc/passwd'>")

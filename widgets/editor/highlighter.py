@@ -144,8 +144,8 @@ class TaskHighlighter(QSyntaxHighlighter):
         old = self._verdicts
         changed = {p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
         self._verdicts = new
-        if not changed:
-            return
+        if not changed or self.document() is None:
+            return  # detached (a hidden editor): the whole text is highlighted when shown
         for block in self._blocks_embedding(changed):
             self.rehighlightBlock(block)
 

@@ -14,16 +14,15 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.core.models import AgentRow
-from app.desk.proposal_drafting import ProposalDrafting
 from app.desk.proposal_queue import NOT_ON_THIS_SERVER, ProposalQueue
-from app.desk.proposal_review_desk import ReviewDesk
 from app.desk.runner import Runner
-from widgets.proposals.propose_window import ProposeWindow
-from widgets.proposals.queue_window import QueueWindow
-from widgets.proposals.review_window import ReviewWindow
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the windows and what they drive load when first opened: the hub is made
+    # as a server connects, on the way to the first Task, and they are ~20 ms of imports
     from app.connect.connection import Connection
+    from widgets.proposals.propose_window import ProposeWindow
+    from widgets.proposals.queue_window import QueueWindow
+    from widgets.proposals.review_window import ReviewWindow
 
 CurrentTask = Callable[[], tuple[AgentRow, str, int] | None]
 """The agent open in the window, the editor's text and the version it is based on."""
@@ -98,6 +97,8 @@ class ProposalsHub(QObject):
             self.said.emit(NOT_ON_THIS_SERVER)
             return
         if self.queue_window is None:
+            from widgets.proposals.queue_window import QueueWindow
+
             self.queue_window = QueueWindow(self.queue, self._agent_name, self._window)
             self.queue_window.open_requested.connect(self.open_review)
         self.queue_window.show()
@@ -114,6 +115,9 @@ class ProposalsHub(QObject):
             self.reviews[proposal_id].show()
             self.reviews[proposal_id].raise_()
             return
+        from app.desk.proposal_review_desk import ReviewDesk
+        from widgets.proposals.review_window import ReviewWindow
+
         desk = ReviewDesk(
             client=connection.client,
             store=connection.store,
@@ -159,6 +163,9 @@ class ProposalsHub(QObject):
         if self.propose_window is not None:
             self.propose_window.close()
             self.propose_window.deleteLater()
+        from app.desk.proposal_drafting import ProposalDrafting
+        from widgets.proposals.propose_window import ProposeWindow
+
         drafting = ProposalDrafting(
             client=connection.client,
             store=connection.store,
