@@ -215,10 +215,24 @@ def set_window_icon(app: QApplication) -> None:
     app.setWindowIcon(window_icon)
 
 
+LOG_FILE_AFTER_PAINT_MS = 1_500
+"""The log file opens this long after the first paint, or as the window closes if that is
+sooner. Opening it (mostly importing ``logging.handlers``) took ~12 ms of the GUI thread
+while the first Task was on its way; what is logged meanwhile is held and written first."""
+
+
 def _after_first_paint(app: QApplication, window: MainWindow) -> None:
-    """The log file and the window's icon, which the first paint need not wait for."""
-    window.log_path = setup_logging()
+    """The window's icon, which the first paint need not wait for; the log file later."""
+    from PySide6.QtCore import QTimer
+
     set_window_icon(app)
+    QTimer.singleShot(LOG_FILE_AFTER_PAINT_MS, window, lambda: open_log_file(window))
+
+
+def open_log_file(window: MainWindow) -> None:
+    """The log file, opened once (``window.log_path``: where it is, "" if it can't be)."""
+    if window.log_path is None:
+        window.log_path = setup_logging()
 
 
 def open_window(app: QApplication, server_url: str | None) -> MainWindow:
@@ -237,7 +251,7 @@ def open_window(app: QApplication, server_url: str | None) -> MainWindow:
 
     scheme_follower(app).set_choice(saved_look())  # View › Look, before the first paint
     window = MainWindow()
-    install_excepthook(window.messages, window.secrets, lambda: window.log_path)
+    install_excepthook(window.messages, window.secrets, lambda: window.log_path or "")
     _settle_garbage_collector(window)
     window.first_painted.connect(lambda: _after_first_paint(app, window))
     window.show()
@@ -314,6 +328,7 @@ def run_window(server_url: str | None, smoke: SmokeOptions | None = None) -> int
 
         SmokeCheck(app, window, screenshot=smoke.screenshot, timeout_s=smoke.timeout_s)
     code = app.exec()
+    open_log_file(window)  # a short session's held records are kept too
     if lock is not None:
         lock.mark_ending()  # a launch from now on waits for this process, not for a window
     window.shutdown()

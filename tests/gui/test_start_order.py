@@ -9,13 +9,15 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 
 from tests.app_process import run_python
 from tests.live_server import LiveServer
 from tests.window_steps import LOAD_TIMEOUT_MS, sign_in
+from widgets.preview.preview_pane import PreviewPane
 from widgets.task import notes_to_insert
 from widgets.task.task_tab import TaskTab
+from widgets.window import tab_builder
 from widgets.window.main_window import MainWindow
 
 
@@ -56,6 +58,25 @@ class PartsCounted:
     def stop(self) -> None:
         if self._turns is not None:
             self._turns.stop()
+
+
+class PreviewPainted(QObject):
+    """Whether the pane has painted a preview (not its placeholder) since ``watch``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pane: PreviewPane | None = None
+        self.seen = False
+
+    def watch(self, pane: PreviewPane) -> None:
+        self.pane = pane
+        pane.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        pane = self.pane
+        if event.type() == QEvent.Type.Paint and pane is not None and not pane.is_placeholder():
+            self.seen = self.seen or bool(pane.document().toPlainText().strip())
+        return False
 
 
 def _start_counting_parts(
@@ -107,6 +128,34 @@ def test_the_side_panel_follows_the_first_task_a_view_at_a_time(
     assert panel.isHidden()
     tab.insight.on_panel_toggled("shape", True)  # wired: the View menu's commands show it
     assert panel.isVisible() and panel.current_tab() == "shape"
+
+
+def test_the_side_panel_waits_for_the_first_preview_to_be_painted(
+    qtbot, make_window, live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its imports would take Python's lock from the preview being rendered: the rest of the
+    tab is built once the first Task's preview is on screen (no fallback timer here)."""
+    monkeypatch.setattr(tab_builder, "REST_AT_THE_LATEST_MS", 600_000)
+    seen = PreviewPainted()
+    painted: list[bool] = []  # per part after the first Task: was its preview painted?
+    build_more = TaskTab.build_more
+
+    def watched(tab: TaskTab) -> bool:
+        if hasattr(tab, "preview") and seen.pane is None:
+            seen.watch(tab.preview.pane)
+        if tab.showable:
+            painted.append(seen.seen)
+        return build_more(tab)
+
+    monkeypatch.setattr(TaskTab, "build_more", watched)
+    monkeypatch.setenv("TASKDESK_TOKEN", live_server.token("ann"))
+    window: MainWindow = make_window()
+    with qtbot.waitSignal(window.agent_opened, timeout=LOAD_TIMEOUT_MS):
+        window.start(live_server.url)
+    tab = window._tab_builder.tab if window._tab_builder else window.task_tab
+    assert tab is not None
+    qtbot.waitUntil(lambda: not tab.building, timeout=LOAD_TIMEOUT_MS)
+    assert painted and all(painted)
 
 
 def test_asking_for_the_tab_while_it_is_being_built_finishes_it(
@@ -276,3 +325,40 @@ def test_the_first_paint_leaves_dialogs_streams_styles_and_the_icon_for_later(
     assert result.returncode == 0, result.stderr
     # Nothing of them at the first paint; the window's icon follows it.
     assert result.stdout.strip() == "[] [] False True"
+
+
+LOG_LATER = """
+import logging, sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from widgets import launcher
+
+app = QApplication([])
+launcher.prepare_application(app)
+window = launcher.open_window(app, "http://127.0.0.1:9")  # nothing answers there
+seen = []
+
+def painted():
+    logging.getLogger("taskdesk.test").warning("said before the log file opened")
+    seen.append(window.log_path)  # the paint: no log file yet
+
+def late():
+    seen.append(window.log_path)
+    app.quit()
+
+window.first_painted.connect(painted)
+QTimer.singleShot(launcher.LOG_FILE_AFTER_PAINT_MS + 800, late)
+app.exec()
+print(repr(seen[0]), open(seen[1], encoding="utf-8").read().count("said before the log file"))
+window._closing_confirmed = True
+window.shutdown()
+"""
+
+
+def test_the_log_file_opens_after_the_first_task_had_time_to_show(tmp_path: Path) -> None:
+    """Not at the first paint (its opening held the first Task back ~12 ms): later, with
+    what was logged meanwhile written into it."""
+    env = dict(os.environ, TASKDESK_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
+    result = run_python(LOG_LATER, env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "None 1"

@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.setWindowTitle(APP_NAME)
         size_to_screen(self)  # a larger font must not push the window off the screen
-        self.log_path = ""  # the log file's, once it opens after the first paint (launcher)
+        self.log_path: str | None = None  # the log file's once it opens ("": it can't; launcher)
         self.runner = runner or Runner(parent=self)
         self.connection: Connection | None = None
         self._closing_confirmed = False

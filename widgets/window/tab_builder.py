@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 
 from app.desk.runner import Runner
 
@@ -24,8 +24,9 @@ class TabBuilder(QObject):
     ~0.6 s), then drives ``make()`` (a ``TaskTab(staged=True)``) a part per turn of the event
     loop (built at once, the tab held the window ~100 ms), importing the modules a part needs
     on the runner first, and calls ``show(tab)`` as soon as the tab can show a Task. The
-    parts after that (the side panel) wait for the first Task on screen, or
-    ``REST_AT_THE_LATEST_MS``: their imports would slow it down.
+    parts after that (the side panel) wait for the first Task on screen and then for its
+    preview (a large Task's first screenful) to be painted, or ``REST_AT_THE_LATEST_MS``:
+    their imports (~0.1 s) would take Python's lock from the preview being rendered.
 
     ``finish()`` gives the whole tab at once, for whoever needs it sooner; the builder then
     finds nothing left to build. It stops once the runner has shut down (the window is
@@ -45,7 +46,8 @@ class TabBuilder(QObject):
         self._show = show
         self.tab: TaskTab | None = None  # made once its modules are in
         self._shown = False
-        self._waiting = False
+        self._waiting = False  # for the first Task on screen before the rest
+        self._stage = "task"  # then its preview shown, then that preview painted
 
     def start(self) -> None:
         self._runner.submit(
@@ -83,7 +85,7 @@ class TabBuilder(QObject):
             self._shown = True
             self._waiting = True
             self._soon(lambda: self._show(tab))
-            tab.agent_shown.connect(self._resume)
+            tab.agent_shown.connect(self._on_agent_shown)
             QTimer.singleShot(REST_AT_THE_LATEST_MS, self, self._resume)
             return
         modules = tab.modules_next
@@ -101,10 +103,35 @@ class TabBuilder(QObject):
         # of the timers (and the input) already due, so every part would run back to back.
         QTimer.singleShot(1, self, step)
 
+    def _on_agent_shown(self, *_agent_id: object) -> None:
+        tab = self.tab
+        if self._waiting and tab is not None and self._stage == "task":
+            tab.agent_shown.disconnect(self._on_agent_shown)
+            self._stage = "preview"
+            tab.preview.pane.html_shown.connect(self._on_preview_shown)
+
+    def _on_preview_shown(self) -> None:
+        tab = self.tab
+        if self._waiting and tab is not None and self._stage == "preview":
+            tab.preview.pane.html_shown.disconnect(self._on_preview_shown)
+            self._stage = "paint"
+            tab.preview.pane.viewport().installEventFilter(self)  # its first paint, next
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self._stage == "paint":
+            QTimer.singleShot(0, self, self._resume)  # once this paint is done
+        return False
+
     def _resume(self, *_shown: object) -> None:
-        if self._waiting and self.tab is not None:
+        tab = self.tab
+        if self._waiting and tab is not None:
             self._waiting = False
-            self.tab.agent_shown.disconnect(self._resume)
+            if self._stage == "task":
+                tab.agent_shown.disconnect(self._on_agent_shown)
+            elif self._stage == "preview":
+                tab.preview.pane.html_shown.disconnect(self._on_preview_shown)
+            else:
+                tab.preview.pane.viewport().removeEventFilter(self)
             self._next()
 
     def _part(self) -> None:
