@@ -23,7 +23,7 @@ doesn't tell Qt its scheme)."""
 
 class Theme(NamedTuple):
     """One look. Text colours reach 4.5:1 on the backgrounds they are used on; focus rings,
-    marks and graphics 3:1 (tests/gui/test_contrast.py checks every pair).
+    marks and graphics 3:1 (tests/widgets/test_contrast.py checks every pair).
 
     A NamedTuple, not a frozen dataclass: its 75 fields made the dataclass ~3 ms of work
     before the first paint (generated and compiled methods), the tuple ~0.6 ms."""
