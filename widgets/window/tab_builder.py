@@ -46,8 +46,9 @@ class TabBuilder(QObject):
         self._show = show
         self.tab: TaskTab | None = None  # made once its modules are in
         self._shown = False
-        self._waiting = False  # for the first Task on screen before the rest
-        self._stage = "task"  # then its preview shown, then that preview painted
+        # What the rest waits for: the first Task on screen ("task"), then its preview shown
+        # ("preview"), then that preview painted ("paint"); None when nothing is waited for.
+        self._waiting_for: str | None = None
 
     def start(self) -> None:
         self._runner.submit(
@@ -83,7 +84,7 @@ class TabBuilder(QObject):
             return
         if tab.showable and not self._shown:
             self._shown = True
-            self._waiting = True
+            self._waiting_for = "task"
             self._soon(lambda: self._show(tab))
             tab.agent_shown.connect(self._on_agent_shown)
             QTimer.singleShot(REST_AT_THE_LATEST_MS, self, self._resume)
@@ -105,34 +106,34 @@ class TabBuilder(QObject):
 
     def _on_agent_shown(self, *_agent_id: object) -> None:
         tab = self.tab
-        if self._waiting and tab is not None and self._stage == "task":
+        if tab is not None and self._waiting_for == "task":
             tab.agent_shown.disconnect(self._on_agent_shown)
-            self._stage = "preview"
+            self._waiting_for = "preview"
             tab.preview.pane.html_shown.connect(self._on_preview_shown)
 
     def _on_preview_shown(self) -> None:
         tab = self.tab
-        if self._waiting and tab is not None and self._stage == "preview":
+        if tab is not None and self._waiting_for == "preview":
             tab.preview.pane.html_shown.disconnect(self._on_preview_shown)
-            self._stage = "paint"
+            self._waiting_for = "paint"
             tab.preview.pane.viewport().installEventFilter(self)  # its first paint, next
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint and self._stage == "paint":
+        if event.type() == QEvent.Type.Paint and self._waiting_for == "paint":
             QTimer.singleShot(0, self, self._resume)  # once this paint is done
         return False
 
     def _resume(self, *_shown: object) -> None:
-        tab = self.tab
-        if self._waiting and tab is not None:
-            self._waiting = False
-            if self._stage == "task":
-                tab.agent_shown.disconnect(self._on_agent_shown)
-            elif self._stage == "preview":
-                tab.preview.pane.html_shown.disconnect(self._on_preview_shown)
-            else:
-                tab.preview.pane.viewport().removeEventFilter(self)
-            self._next()
+        tab, waited_for, self._waiting_for = self.tab, self._waiting_for, None
+        if tab is None or waited_for is None:
+            return
+        if waited_for == "task":
+            tab.agent_shown.disconnect(self._on_agent_shown)
+        elif waited_for == "preview":
+            tab.preview.pane.html_shown.disconnect(self._on_preview_shown)
+        else:
+            tab.preview.pane.viewport().removeEventFilter(self)
+        self._next()
 
     def _part(self) -> None:
         if self.tab is not None and not self._runner.closed:
