@@ -31,6 +31,7 @@ from app.server.database import DatabaseError
 from app.server.db_open import Database, DatabaseTarget, is_postgres, open_server_database
 from app.server.disk_full import on_storage_error
 from app.server.live_events import EventWake
+from app.server.loop_writes import LoopWrites
 from app.server.openapi_doc import check_described
 from app.server.picker_notes import PickerBodies
 from app.server.rate_limit import RateLimiter, RunRate
@@ -176,6 +177,7 @@ def create_app(
         db.on_change(app.state.event_wake.ring)
     app.state.picker_bodies = PickerBodies()  # the picker's answers per caller (org_routes)
     app.state.task_answers = TaskAnswers()  # task.md's answers per version (task_routes)
+    app.state.loop_writes = LoopWrites(db)  # small saves on the loop, gathered (task_saves)
     app.state.extensions = extensions
     app.state.run_limiter = RateLimiter(run_rate or RunRate())
     if configure is not None:

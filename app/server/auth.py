@@ -35,7 +35,9 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
         return None
     db: Database = state.db
     if db.on_loop:
-        return _caller_for_token(db, token)
+        with db.loop_read() as tx:
+            on_loop: Caller | None = tx.caller_for_token(token)
+        return on_loop
     return await run_in_threadpool(_caller_for_token, db, token)
 
 

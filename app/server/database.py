@@ -46,6 +46,9 @@ class Transaction:
         self.conn: sqlite3.Connection = conn  # or pg_database.PgConnection, which acts alike
         # Seeding writes every agent and note, then builds the used-by index once.
         self.uses_deferred = False
+        # What ``meta`` read or ``set_meta`` wrote in this transaction: the org's id is asked
+        # for twice in every save, and saves gathered in one transaction ask again each.
+        self._meta: dict[str, str] = {}
 
     # ------------------------------------------------------------ org, people, agents
 
@@ -54,10 +57,14 @@ class Transaction:
         return row is not None
 
     def meta(self, key: str) -> str:
+        value = self._meta.get(key)
+        if value is not None:
+            return value
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise DatabaseError(f"the database has no {key}; it was never seeded")
-        return str(row[0])
+        value = self._meta[key] = str(row[0])
+        return value
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute(
@@ -65,6 +72,7 @@ class Transaction:
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+        self._meta[key] = value
 
     def caller_for_token(self, token: str) -> Caller | None:
         """Whose token this is; only its SHA-256 is stored (``tokens``)."""
@@ -224,9 +232,12 @@ class Transaction:
         None when the caller records one event for many saves (a change set).
         """
         # Claim the agent's row first: on PostgreSQL the no-op update locks it until the
-        # commit, so a concurrent save waits here and then reads the version this one made
-        # (SQLite's writers are one at a time already).
-        self.conn.execute("UPDATE agents SET task_version = task_version WHERE id = ?", (agent_id,))
+        # commit, so a concurrent save waits here and then reads the version this one made.
+        # SQLite's writers are one at a time already (BEGIN IMMEDIATE): no claim is needed.
+        if getattr(self.conn, "dialect", "sqlite") == "postgresql":  # a PgConnection
+            self.conn.execute(
+                "UPDATE agents SET task_version = task_version WHERE id = ?", (agent_id,)
+            )
         live = self.task(agent_id, with_revisions=False)
         if live is None:
             raise KeyError(agent_id)

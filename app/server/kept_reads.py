@@ -88,7 +88,7 @@ class KeptReads:
             return False  # the app's 401
         try:
             # One connection for both point reads (no snapshot needed: auth, then the stamp).
-            with self.db.point_read() as tx:
+            with self.db.loop_read() as tx:
                 if tx.caller_for_token(token) is None:
                     return False
                 stamp = live_stamp(tx.conn, agent_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -143,7 +143,11 @@ class PgServerDatabase:
         with self._transaction("BEGIN") as conn:
             yield Transaction(conn)
 
-    def write_now(self) -> None:
+    def loop_read(self) -> AbstractContextManager[Any]:
+        """Never on the event loop (``on_loop`` is False): a point read in the caller's thread."""
+        return self.point_read()
+
+    def write_now(self, writes: int = 1) -> None:
         """Never on the event loop: every statement is a round trip to the database server,
         which may be slow or far; the caller writes in a thread (``write``)."""
 

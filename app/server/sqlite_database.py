@@ -113,6 +113,16 @@ class ServerDatabase:
             yield Transaction(conn)
 
     @contextmanager
+    def loop_read(self) -> Iterator[Transaction]:
+        """``point_read`` for the event loop's thread, on its own connection (``write_now``'s).
+        A connection's page cache is dropped whenever another connection has committed, so on
+        a pooled one the token lookup after each save read its pages again; the loop's own
+        commits leave its cache as it is."""
+        if self._closed:
+            raise DatabaseError("the database is closed")
+        yield Transaction(self._now_connection())
+
+    @contextmanager
     def write(self) -> Iterator[Transaction]:
         """One atomic write: committed when the block ends, rolled back when it raises."""
         with self._write_lock, self._connection() as conn:
@@ -121,11 +131,12 @@ class ServerDatabase:
                 yield tx
         self._changed()
 
-    def write_now(self) -> AbstractContextManager[Transaction] | None:
+    def write_now(self, writes: int = 1) -> AbstractContextManager[Transaction] | None:
         """``write()`` for the event loop, which must never wait: None when another write
         holds either lock (this process's or SQLite's, from ``taskdesk admin`` say): the
         caller asks again later or writes in a thread. Only the event loop's thread may call
-        it (its connection is the loop's alone)."""
+        it (its connection is the loop's alone). ``writes``: how many saves the transaction
+        gathers (``loop_writes``), counted towards the next checkpoint."""
         if self._closed or not self._write_lock.acquire(blocking=False):
             return None
         try:
@@ -139,18 +150,18 @@ class ServerDatabase:
         except BaseException:
             self._write_lock.release()
             raise
-        return self._writing_now(conn)
+        return self._writing_now(conn, writes)
 
     @contextmanager
-    def _writing_now(self, conn: sqlite3.Connection) -> Iterator[Transaction]:
+    def _writing_now(self, conn: sqlite3.Connection, writes: int) -> Iterator[Transaction]:
         try:
             with _committed(conn) as tx:
                 yield tx
         finally:
             self._write_lock.release()
         self._changed()
-        self._writes_now += 1
-        if self._writes_now % CHECKPOINT_EVERY == 0:
+        before, self._writes_now = self._writes_now, self._writes_now + writes
+        if before // CHECKPOINT_EVERY != self._writes_now // CHECKPOINT_EVERY:
             self._checkpoint_soon()
 
     def _now_connection(self) -> sqlite3.Connection:
@@ -158,6 +169,9 @@ class ServerDatabase:
             conn = self._connect()
             conn.execute("PRAGMA busy_timeout=0")  # busy is None at once, never a sleep
             conn.execute("PRAGMA wal_autocheckpoint=0")  # a checkpoint writes the file
+            # A savepoint per gathered write (loop_writes) journals the pages it changes
+            # again: in memory, not in a temporary file.
+            conn.execute("PRAGMA temp_store=MEMORY")
             self._now_conn = conn
         return self._now_conn
 

@@ -181,19 +181,30 @@ class TaskAnswerParts:
 
 
 def task_answer_parts(
-    tx: Transaction, answers: TaskAnswers, agent_id: str, view: TaskView
+    tx: Transaction,
+    answers: TaskAnswers,
+    agent_id: str,
+    view: TaskView,
+    earlier_in_tx: TaskAnswerParts | None = None,
 ) -> TaskAnswerParts:
     """The live version's answer's parts, read in ``tx``. The revisions already encoded for an
-    earlier version are re-used (a kept revision never changes), so only new ones are read."""
+    earlier version are re-used (a kept revision never changes), so only new ones are read:
+    from the kept answer, or from ``earlier_in_tx``, the parts of this Task's answer read
+    earlier in ``tx`` (saves gathered in one transaction, ``loop_writes``), not kept yet."""
     live = tx.task(agent_id, with_revisions=False)
     if live is None:
         raise ApiError(404, "no such agent")
     versions = kept_versions(tx.conn, agent_id)
-    earlier = answers.latest(agent_id, view)
     pieces: dict[int, Piece] = {}
-    if earlier is not None:
+    earlier_body = b""
+    if earlier_in_tx is not None:
+        before = earlier_in_tx.pieces
+        pieces = {v: before[v] for v in versions if v in before}
+        earlier_body = earlier_in_tx.earlier
+    elif (earlier := answers.latest(agent_id, view)) is not None:
         kept = earlier.spans
         pieces = {v: kept[v] for v in versions if v in kept}
+        earlier_body = earlier.body
     missing = [v for v in versions if v not in pieces]
     # Which proposal or change set made a version is fixed when it is saved, so a kept
     # encoding of a revision stays true; only the spec's answer leaves it out.
@@ -207,7 +218,6 @@ def task_answer_parts(
             fields = revision_fields(r, spec_only=view is TaskView.SPEC, origin=origin)
             pieces[r.version] = orjson.dumps(fields)
     body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC, origins=origins)
-    earlier_body = earlier.body if earlier is not None else b""
     return TaskAnswerParts(view, body, live, versions, pieces, earlier_body)
 
 
@@ -242,7 +252,8 @@ def get_task_at_once(
 
 
 def _kept_answer(agent_id: str, request: Request) -> Response | None:
-    with database(request).point_read() as tx:
+    db = database(request)
+    with db.loop_read() if db.on_loop else db.point_read() as tx:  # PG: in a thread
         stamp = live_stamp(tx.conn, agent_id)
     if stamp is None:
         raise ApiError(404, "no such agent")

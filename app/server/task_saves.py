@@ -1,5 +1,6 @@
 """PUT task.md: the body checked, then the save, made on the event loop when it is small and
-the write is free (SQLite), else in a thread; answered with the new version's Task.
+the write is free (SQLite; with the others of the same turn, ``loop_writes``), else in a
+thread; answered with the new version's Task.
 
 Only operators write a Task. ``expected_version`` makes the save conditional (409 with the
 live version, an EXTENSION, when it is not); ``restored_from`` (EXTENSION) records a restore.
@@ -7,7 +8,6 @@ live version, an EXTENSION, when it is not); ``restored_from`` (EXTENSION) recor
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +19,10 @@ from app.core.limits import TASK_MAX_BYTES, utf8_len
 from app.server.auth import database
 from app.server.callers import Caller
 from app.server.database import Transaction, VersionConflictError
+from app.server.loop_writes import Batch, LoopWrites
 from app.server.responses import ApiError
 from app.server.routing import ApiRoutes
+from app.server.task_answers import TaskView
 from app.server.task_routes import (
     TASK_PATH,
     TaskAnswerParts,
@@ -37,9 +39,6 @@ router = ApiRoutes()
 SAVE_AT_ONCE_BYTES = 32 * 1024
 """A save of a Task up to this size is made on the event loop when the write lock is free:
 a few hundred µs, of which the thread hop would be a third."""
-
-SOON_TRIES, SOON_STEP_SECONDS = 50, 0.001
-"""A small save finding the write held tries again each ms, for 50 ms, before a thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +74,16 @@ def asked_save(request: Request, caller: Caller, body: dict[str, Any]) -> TaskSa
 
 
 def save_answer(
-    tx: Transaction, request: Request, agent_id: str, caller: Caller, save: TaskSave
+    tx: Transaction,
+    request: Request,
+    agent_id: str,
+    caller: Caller,
+    save: TaskSave,
+    view: TaskView,
+    earlier: TaskAnswerParts | None = None,
 ) -> TaskAnswerParts:
-    """Make ``save`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends."""
+    """Make ``save`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends.
+    ``earlier``: the parts of the same Task's answer read earlier in ``tx`` (``loop_writes``)."""
     try:
         if save.restored is None:
             tx.save_task(agent_id, save.content, expected_version=save.expected, by=caller)
@@ -95,46 +101,45 @@ def save_answer(
         raise ApiError(409, "version conflict", extra=live) from None
     except KeyError:
         raise ApiError(404, "no such agent") from None
-    return task_answer_parts(tx, task_answers(request), agent_id, task_view(request))
+    return task_answer_parts(tx, task_answers(request), agent_id, view, earlier)
 
 
 def put_task_at_once(
     agent_id: str, request: Request, caller: Caller, body: dict[str, Any]
-) -> Response | Awaitable[Response | None] | None:
-    """On the event loop: the 404 and the 422s, then a small save made at once when the
-    database can write without waiting (SQLite, its write lock free), or soon (``_saved_soon``);
-    else None, and ``put_task`` makes the save in a thread, checking the body again."""
+) -> Awaitable[Response | None] | None:
+    """On the event loop: the 422s (and a 404 before them), then a small save gathered with
+    the others of this turn of the loop into one transaction (``loop_writes``); else None, and
+    ``put_task`` makes the save in a thread, checking the body again."""
     if not database(request).on_loop:
         return None  # the 404 and the save are the thread's (``put_task``)
-    agent_known(agent_id, request)
-    save = asked_save(request, caller, body)
+    try:
+        save = asked_save(request, caller, body)
+    except ApiError:
+        agent_known(agent_id, request)  # an unknown agent is a 404 before any 422
+        raise
     if save.size > SAVE_AT_ONCE_BYTES:
         return None
-    answer = _saved_now(request, agent_id, caller, save)
-    return answer if answer is not None else _saved_soon(request, agent_id, caller, save)
+    return _saved_on_loop(request, agent_id, caller, save)
 
 
-def _saved_now(request: Request, agent_id: str, caller: Caller, save: TaskSave) -> Response | None:
-    writing = database(request).write_now()
-    if writing is None:
-        return None
-    with writing as tx:
-        parts = save_answer(tx, request, agent_id, caller, save)
-    return answer_response(parts.encode(task_answers(request)), parts.view)
-
-
-async def _saved_soon(
+async def _saved_on_loop(
     request: Request, agent_id: str, caller: Caller, save: TaskSave
 ) -> Response | None:
-    """The write is held (a big save in a thread, another process): try again on the loop for
-    a while. Handed to a thread instead, the save would hold the lock there, so the saves
-    behind it would find it held and go to threads too, and under load none came back."""
-    for _ in range(SOON_TRIES):
-        await asyncio.sleep(SOON_STEP_SECONDS)
-        answer = _saved_now(request, agent_id, caller, save)
-        if answer is not None:
-            return answer
-    return None
+    """The save made in the loop's next gathered write (an unknown agent is its 404); None
+    when the write stayed held, for the thread to make it."""
+    view = task_view(request)
+    key = ("task answer", agent_id, view.value)
+
+    def work(tx: Transaction, batch: Batch) -> TaskAnswerParts:
+        parts = save_answer(tx, request, agent_id, caller, save, view, batch.shared.get(key))
+        batch.shared[key] = parts
+        return parts
+
+    writes: LoopWrites = request.app.state.loop_writes
+    parts = await writes.write(work)
+    if parts is None:
+        return None
+    return answer_response(parts.encode(task_answers(request)), parts.view)
 
 
 @router.put(TASK_PATH, reads_body=True, at_once=put_task_at_once)
@@ -147,7 +152,7 @@ def put_task(
     agent_known(agent_id, request)  # again when the loop checked it: a save it handed over
     save = asked_save(request, caller, body)
     with database(request).write() as tx:
-        parts = save_answer(tx, request, agent_id, caller, save)
+        parts = save_answer(tx, request, agent_id, caller, save, task_view(request))
     return answer_response(parts.encode(task_answers(request)), parts.view)
 
 

@@ -164,7 +164,7 @@ def test_on_postgresql_the_event_loop_makes_no_round_trip(postgres: PostgresClus
 
     def watch(app: Starlette) -> None:
         db = app.state.db
-        for name in ("point_read", "read", "write"):
+        for name in ("point_read", "loop_read", "read", "write"):
             made = getattr(db, name)
 
             def watched(made: Callable[[], Any] = made, name: str = name) -> Any:
