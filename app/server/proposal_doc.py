@@ -78,8 +78,14 @@ _DRAFT_REFUSALS = (
 _DRAFT = {
     "content": {"type": "string", "description": "the whole Task, at most 262,144 bytes"},
     "base_version": INTEGER,
-    "title": {"type": "string", "description": "1 to 200 characters after trimming"},
-    "note": {"type": "string", "description": "at most 2,000 characters"},
+    "title": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": "\\S",
+        "description": "1 to 200 characters after trimming",
+    },
+    "note": {"type": "string", "maxLength": 2000, "description": "at most 2,000 characters"},
 }
 
 AGENT_PROPOSALS = "/api/agents/{agent_id}/proposals"
@@ -179,6 +185,15 @@ REQUEST_BODIES: dict[tuple[str, str], dict[str, Any]] = {
         },
     ),
     ("post", ONE + "/decline"): _request(
-        ["reason"], {"reason": {"type": "string", "description": "1 to 2,000 characters"}}
+        ["reason"],
+        {
+            "reason": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 2000,
+                "pattern": "\\S",
+                "description": "1 to 2,000 characters after trimming",
+            }
+        },
     ),
 }
