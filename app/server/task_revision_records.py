@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from app.server.db_records import RevisionRecord
+from app.core.limits import MAX_REVISIONS
+from app.server.db_records import RevisionRecord, TaskRecord
 
 
 def live_stamp(conn: Any, agent_id: str) -> tuple[int, str] | None:
@@ -28,6 +29,20 @@ def kept_versions(conn: Any, agent_id: str) -> list[int]:
         (agent_id,),
     )
     return [int(r[0]) for r in rows]
+
+
+def kept_after_one_save(before: TaskRecord, kept: list[int], after: TaskRecord) -> list[int] | None:
+    """The kept versions after one ``Transaction.save_task`` took the Task from ``before``
+    (whose kept versions were ``kept``) to ``after``, by its rules: the text it replaced kept
+    unless empty, the newest MAX_REVISIONS only. None when ``after`` is not one save on from
+    ``before`` (read them then)."""
+    if after.version == before.version and after.hash == before.hash:
+        return kept  # the same text: nothing was written
+    if after.version != before.version + 1:
+        return None
+    if not before.content:
+        return kept
+    return [before.version, *kept][:MAX_REVISIONS]
 
 
 def revisions_with_text(conn: Any, agent_id: str, versions: Iterable[int]) -> list[RevisionRecord]:

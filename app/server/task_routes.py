@@ -43,6 +43,7 @@ from app.server.task_answers import (
     encode_with_revisions,
 )
 from app.server.task_revision_records import (
+    kept_after_one_save,
     kept_versions,
     live_stamp,
     revisions_with_text,
@@ -189,15 +190,20 @@ def task_answer_parts(
 ) -> TaskAnswerParts:
     """The live version's answer's parts, read in ``tx``. The revisions already encoded for an
     earlier version are re-used (a kept revision never changes), so only new ones are read:
-    from the kept answer, or from ``earlier_in_tx``, the parts of this Task's answer read
-    earlier in ``tx`` (saves gathered in one transaction, ``loop_writes``), not kept yet."""
+    from the kept answer, or from ``earlier_in_tx``, the parts of this Task's answer (in any
+    view) read in ``tx`` right after the save before the last one made (saves gathered in one
+    transaction, ``loop_writes``), which are not kept yet."""
     live = tx.task(agent_id, with_revisions=False)
     if live is None:
         raise ApiError(404, "no such agent")
-    versions = kept_versions(tx.conn, agent_id)
+    versions = None
+    if earlier_in_tx is not None:  # the versions follow from it: no scan of the 50
+        versions = kept_after_one_save(earlier_in_tx.live, earlier_in_tx.versions, live)
+    if versions is None:
+        versions = kept_versions(tx.conn, agent_id)
     pieces: dict[int, Piece] = {}
     earlier_body = b""
-    if earlier_in_tx is not None:
+    if earlier_in_tx is not None and earlier_in_tx.view is view:
         before = earlier_in_tx.pieces
         pieces = {v: before[v] for v in versions if v in before}
         earlier_body = earlier_in_tx.earlier

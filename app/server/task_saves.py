@@ -83,7 +83,8 @@ def save_answer(
     earlier: TaskAnswerParts | None = None,
 ) -> TaskAnswerParts:
     """Make ``save`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends.
-    ``earlier``: the parts of the same Task's answer read earlier in ``tx`` (``loop_writes``)."""
+    ``earlier``: the parts of the same Task's answer read in ``tx`` right after the save of it
+    before this one (``loop_writes``)."""
     try:
         if save.restored is None:
             tx.save_task(agent_id, save.content, expected_version=save.expected, by=caller)
@@ -128,7 +129,8 @@ async def _saved_on_loop(
     """The save made in the loop's next gathered write (an unknown agent is its 404); None
     when the write stayed held, for the thread to make it."""
     view = task_view(request)
-    key = ("task answer", agent_id, view.value)
+    # Per Task, whatever the view: the next save of it in the batch follows from this one.
+    key = ("task answer", agent_id)
 
     def work(tx: Transaction, batch: Batch) -> TaskAnswerParts:
         parts = save_answer(tx, request, agent_id, caller, save, view, batch.shared.get(key))

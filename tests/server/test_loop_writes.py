@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -154,7 +155,9 @@ def test_writes_wait_while_the_write_is_held_then_go_to_a_thread(tmp_path: Path)
     db.close()
 
 
-def _asgi(app: Starlette, method: str, content: dict[str, Any] | None = None) -> Any:
+def _asgi(
+    app: Starlette, method: str, content: dict[str, Any] | None = None, query: bytes = b""
+) -> Any:
     """One request through the whole app, on the running loop: (status, body)."""
     body = json.dumps(content).encode() if content is not None else b""
     scope = {
@@ -165,7 +168,7 @@ def _asgi(app: Starlette, method: str, content: dict[str, Any] | None = None) ->
         "scheme": "http",
         "path": TASK,
         "raw_path": TASK.encode(),
-        "query_string": b"",
+        "query_string": query,
         "root_path": "",
         "headers": [
             (b"host", b"127.0.0.1"),
@@ -196,19 +199,65 @@ def _asgi(app: Starlette, method: str, content: dict[str, Any] | None = None) ->
     return request()
 
 
-def _put(app: Starlette, text: str, expected: int | None = None) -> Any:
+def _put(app: Starlette, text: str, expected: int | None = None, query: bytes = b"") -> Any:
     content: dict[str, Any] = {"content": text}
     if expected is not None:
         content["expected_version"] = expected
-    return _asgi(app, "PUT", content)
+    return _asgi(app, "PUT", content, query)
 
 
 def _without_times(answer: bytes) -> Any:
     task = json.loads(answer)
+    if "error" in task:
+        return task
     task.pop("updated_at")
     for revision in task["revisions"]:
-        revision.pop("replaced_at")
+        revision.pop("replaced_at", None)
     return task
+
+
+def test_random_gathered_saves_answer_what_the_same_saves_one_at_a_time_answer(
+    tmp_path: Path,
+) -> None:
+    """Random turns of saves: the same text again, a stale expected version, either view of
+    the answer, past the 50 kept revisions. Each turn's saves gathered answer what the same
+    saves one at a time answer (but for the times), status and body."""
+    rng = random.Random(20261204)
+    alone = create_app(tmp_path / "alone.sqlite3", WORKSPACE_BASIC)
+    gathered = create_app(tmp_path / "gathered.sqlite3", WORKSPACE_BASIC)
+    texts = [f"# Scout\n\nText {n}.\n" for n in range(6)]
+
+    async def main() -> tuple[list[Any], list[Any]]:
+        status, body = await _asgi(alone, "GET")
+        assert status == 200
+        live = json.loads(body)["version"]
+        one_by_one: list[Any] = []
+        together: list[Any] = []
+        for _ in range(30):
+            turn = []
+            for _ in range(rng.randint(1, 6)):
+                expected = rng.choice([None, None, live, live - 1, live + 1])
+                query = rng.choice([b"", b"revisions=summary"])
+                turn.append((rng.choice(texts), expected, query))
+            for text, expected, query in turn:
+                one_by_one.append(await _put(alone, text, expected, query))
+            together += await asyncio.gather(*(_put(gathered, *save) for save in turn))
+            status, body = await _asgi(alone, "GET")
+            live = json.loads(body)["version"]
+        return one_by_one, together
+
+    one_by_one, together = asyncio.run(main())
+    assert live_after(together) > 50  # past the kept revisions
+    assert {status for status, _ in together} == {200, 409}
+    assert [(status, _without_times(body)) for status, body in together] == [
+        (status, _without_times(body)) for status, body in one_by_one
+    ]
+    gathered.state.db.close()
+    alone.state.db.close()
+
+
+def live_after(answers: list[Any]) -> int:
+    return max(json.loads(body)["version"] for status, body in answers if status == 200)
 
 
 def test_saves_gathered_in_one_transaction_answer_what_saves_one_by_one_answer(
