@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 import requests
 from starlette.applications import Starlette
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from app.server import start_server
 from app.server.app_factory import create_app
 from app.server.kept_reads import KeptReads
 from tests.live_server import WORKSPACE_BASIC
+from tests.server.asgi_calls import asgi_call
 
 TASK = "/api/agents/a_scout/files/task.md"
 TIMEOUT = 30.0
@@ -41,47 +42,9 @@ def behind(tmp_path: Path) -> Iterator[Behind]:
     app.state.db.close()
 
 
-def asgi_get(
-    asgi: Any,
-    path: str = TASK,
-    *,
-    method: str = "GET",
-    token: str | None = "ann-secret",
-    query: bytes = b"",
-    headers: list[tuple[bytes, bytes]] | None = None,
-    body: bytes = b"",
-) -> tuple[int, dict[bytes, bytes], bytes]:
-    """(status, headers, body) of one request to ``asgi``."""
-    head = list(headers or [])
-    if token is not None:
-        head.append((b"authorization", f"Bearer {token}".encode()))
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": head,
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
-    sent: list[Message] = []
-
-    async def receive() -> Message:
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    async def send(message: Message) -> None:
-        sent.append(message)
-
-    asyncio.run(asgi(scope, receive, send))
-    start = sent[0]
-    answer = b"".join(m.get("body", b"") for m in sent[1:])
-    return start["status"], dict(start["headers"]), answer
+def asgi_get(asgi: Any, path: str = TASK, **asked: Any) -> tuple[int, dict[bytes, bytes], bytes]:
+    """(status, headers, body) of one request to ``asgi`` (``asgi_call``'s arguments)."""
+    return asyncio.run(asgi_call(asgi, path, **asked))
 
 
 def test_a_kept_answer_is_sent_in_front_with_the_apps_own_bytes(behind: Behind) -> None:

@@ -20,6 +20,7 @@ from app.server.database import Transaction
 from app.server.loop_writes import GATHERED_AT_MOST, Batch, LoopWrites
 from app.server.sqlite_database import ServerDatabase
 from tests.live_server import WORKSPACE_BASIC
+from tests.server.asgi_calls import asgi_call
 
 TASK = "/api/agents/a_scout/files/task.md"
 TIMEOUT = 30.0
@@ -155,48 +156,16 @@ def test_writes_wait_while_the_write_is_held_then_go_to_a_thread(tmp_path: Path)
     db.close()
 
 
-def _asgi(
+async def _asgi(
     app: Starlette, method: str, content: dict[str, Any] | None = None, query: bytes = b""
-) -> Any:
-    """One request through the whole app, on the running loop: (status, body)."""
+) -> tuple[int, bytes]:
+    """One request to the Task through the whole app, on the running loop: (status, body)."""
     body = json.dumps(content).encode() if content is not None else b""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": TASK,
-        "raw_path": TASK.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": [
-            (b"host", b"127.0.0.1"),
-            (b"authorization", b"Bearer ann-secret"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 80),
-        "state": {},
-    }
-    asked = [{"type": "http.request", "body": body, "more_body": False}]
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        if asked:
-            return asked.pop()
-        await asyncio.Event().wait()  # no disconnect while the answer is made
-        raise AssertionError
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async def request() -> tuple[int, bytes]:
-        await app(scope, receive, send)
-        return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
-
-    return request()
+    head = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    status, _, answer = await asgi_call(
+        app, TASK, method=method, query=query, headers=head, body=body
+    )
+    return status, answer
 
 
 def _put(app: Starlette, text: str, expected: int | None = None, query: bytes = b"") -> Any:
@@ -325,23 +294,12 @@ def test_an_unknown_agent_is_a_404_before_a_bad_body(tmp_path: Path) -> None:
     app = create_app(tmp_path / "org.sqlite3", WORKSPACE_BASIC)
 
     async def put(path: str, content: object) -> tuple[int, bytes]:
-        scope_app = _PathApp(app, path)
-        status, body = await _asgi(scope_app, "PUT", {"content": content})  # type: ignore[arg-type]
-        return status, body
+        body = json.dumps({"content": content}).encode()
+        status, _, answer = await asgi_call(app, path, method="PUT", body=body)
+        return status, answer
 
     assert asyncio.run(put("/api/agents/a_nobody/files/task.md", 1))[0] == 404
     assert asyncio.run(put("/api/agents/a_nobody/files/task.md", "Fine.\n"))[0] == 404
     status, body = asyncio.run(put(TASK, 1))
     assert status == 422 and json.loads(body)["error"] == "content must be a string"
     app.state.db.close()
-
-
-class _PathApp:
-    """``app`` asked at ``path`` instead of the Task the requests above name."""
-
-    def __init__(self, app: Starlette, path: str) -> None:
-        self.app, self.path = app, path
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        scope = {**scope, "path": self.path, "raw_path": self.path.encode()}
-        await self.app(scope, receive, send)
