@@ -48,7 +48,7 @@ from app.server.task_revision_records import (
     live_stamp,
     revisions_with_text,
 )
-from app.server.version_origins import version_origins
+from app.server.version_origins import Origins, version_origins
 
 router = ApiRoutes()
 extension_router = ApiRoutes()
@@ -171,6 +171,7 @@ class TaskAnswerParts:
     versions: list[int]
     pieces: dict[int, Piece]
     earlier: bytes  # the body the pieces given as spans lie in
+    origins: Origins  # which proposal or change set made each version (none in the spec's)
 
     def encode(self, answers: TaskAnswers) -> EncodedTask:
         pieces = [self.pieces[v] for v in self.versions]
@@ -213,10 +214,18 @@ def task_answer_parts(
         earlier_body = earlier.body
     missing = [v for v in versions if v not in pieces]
     # Which proposal or change set made a version is fixed when it is saved, so a kept
-    # encoding of a revision stays true; only the spec's answer leaves it out.
-    origins = {} if view is TaskView.SPEC else version_origins(tx.conn, agent_id)
+    # encoding of a revision stays true; only the spec's answer leaves it out. A save of the
+    # text alone makes no origin (a proposal's publish or a change set does, never gathered),
+    # so the ones read after the save before this one in the transaction still hold.
+    origins: Origins = {}
+    if view is not TaskView.SPEC:
+        if earlier_in_tx is not None and earlier_in_tx.view is not TaskView.SPEC:
+            origins = earlier_in_tx.origins
+        else:
+            origins = version_origins(tx.conn, agent_id)
+    archived = _archived_by_the_last_save(earlier_in_tx, live, missing)
     # A revision is read (and hashed) once per process and view: its encoding is kept.
-    for r in revisions_with_text(tx.conn, agent_id, missing):
+    for r in archived or revisions_with_text(tx.conn, agent_id, missing):
         origin = origins.get(r.version)
         if view is TaskView.SUMMARY:
             pieces[r.version] = orjson.dumps(summary_fields(r, origin))
@@ -224,7 +233,30 @@ def task_answer_parts(
             fields = revision_fields(r, spec_only=view is TaskView.SPEC, origin=origin)
             pieces[r.version] = orjson.dumps(fields)
     body = task_body(tx.meta("org_id"), live, spec_only=view is TaskView.SPEC, origins=origins)
-    return TaskAnswerParts(view, body, live, versions, pieces, earlier_body)
+    return TaskAnswerParts(view, body, live, versions, pieces, earlier_body, origins)
+
+
+def _archived_by_the_last_save(
+    earlier_in_tx: TaskAnswerParts | None, live: TaskRecord, missing: list[int]
+) -> list[RevisionRecord] | None:
+    """The revision the one save from ``earlier_in_tx.live`` to ``live`` archived, as
+    ``Transaction.save_task`` wrote it (the text it replaced, with that save's time and
+    author), when it is the only one missing; else None (read them)."""
+    if earlier_in_tx is None:
+        return None
+    before = earlier_in_tx.live
+    if missing != [before.version] or live.version != before.version + 1:
+        return None
+    return [
+        RevisionRecord(
+            before.version,
+            before.content,
+            live.updated_at,
+            live.updated_by_type,
+            live.updated_by_id,
+            live.updated_by_name,
+        )
+    ]
 
 
 def task_answers(request: Request) -> TaskAnswers:
