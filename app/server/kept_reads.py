@@ -30,7 +30,7 @@ from app.server.server_timing import HEADER, timing_value
 from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView, answer_head
 from app.server.task_revision_records import live_stamp
 
-TASK_GET = re.compile(r"/api/agents/([^/]+)/files/task\.md")
+TASK_FILE = re.compile(r"/api/agents/([^/]+)/files/task\.md")
 """The spec's task.md path, as the route matches it (``{agent_id}`` is one path segment)."""
 
 SUMMARY_QUERY = b"revisions=summary"
@@ -63,7 +63,7 @@ class KeptReads:
             and scope["method"] == "GET"
             and not scope.get("root_path")
         ):
-            match = TASK_GET.fullmatch(scope["path"])
+            match = TASK_FILE.fullmatch(scope["path"])
             if match is not None and await self._sent(scope, match.group(1), send):
                 return
         await self.app(scope, receive, send)

@@ -17,6 +17,7 @@ from app.server.app_factory import create_app
 from app.server.db_open import DatabaseTarget
 from app.server.http_guard import ConnectionBook, ConnectionLimits, guarded_protocol
 from app.server.kept_reads import KeptReads
+from app.server.quick_saves import QuickSaves
 from app.server.rate_limit import RunRate
 
 START_TIMEOUT = 15.0
@@ -87,7 +88,8 @@ def server_config(app: Starlette, limits: ConnectionLimits) -> uvicorn.Config:
     book = ConnectionBook()  # the token gate marks authenticated connections in it
     app.state.connection_book = book
     return uvicorn.Config(
-        KeptReads(app, app.state),  # a kept task.md answer is sent in front of the framework
+        # A kept task.md answer is sent, and a small save made, in front of the framework.
+        KeptReads(QuickSaves(app, app.state), app.state),
         log_config=None,  # leave the host program's logging alone
         log_level="warning",
         access_log=False,

@@ -22,7 +22,7 @@ from app.server.database import Transaction, VersionConflictError
 from app.server.loop_writes import Batch, LoopWrites
 from app.server.responses import ApiError
 from app.server.routing import ApiRoutes
-from app.server.task_answers import TaskView
+from app.server.task_answers import TaskAnswers, TaskView
 from app.server.task_routes import (
     TASK_PATH,
     TaskAnswerParts,
@@ -51,8 +51,26 @@ class TaskSave:
     restored: int | None
 
 
-def asked_save(request: Request, caller: Caller, body: dict[str, Any]) -> TaskSave:
-    """The save a PUT asks for, or its 422."""
+@dataclass(frozen=True, slots=True)
+class AskedSave:
+    """One save to make and answer: whose, of which Task, in which view, on which server."""
+
+    agent_id: str
+    caller: Caller
+    save: TaskSave
+    view: TaskView
+    answers: TaskAnswers  # the server's kept answers (``task_answers``)
+    extensions: bool  # the server's EXTENSION parts are on (``extensions_on``)
+
+
+def asked_of(request: Request, agent_id: str, caller: Caller, save: TaskSave) -> AskedSave:
+    return AskedSave(
+        agent_id, caller, save, task_view(request), task_answers(request), extensions_on(request)
+    )
+
+
+def asked_save(caller: Caller, body: dict[str, Any], *, extensions: bool) -> TaskSave:
+    """The save a PUT asks for, or its 422; ``extensions``: the server's (``extensions_on``)."""
     expected = body.get("expected_version")
     # JSON has one kind of number: 2.0 is the integer 2, as the API document's JSON Schema
     # has it, and integers past 64 bits reach us in that form. bool is an int to Python but
@@ -69,22 +87,19 @@ def asked_save(request: Request, caller: Caller, body: dict[str, Any]) -> TaskSa
     size = utf8_len(content)
     if size > TASK_MAX_BYTES:
         raise ApiError(422, "write exceeds 256 KB")
-    restored = _restored_from(body) if extensions_on(request) else None
+    restored = _restored_from(body) if extensions else None
     return TaskSave(content, size, expected, restored)
 
 
 def save_answer(
     tx: Transaction,
-    request: Request,
-    agent_id: str,
-    caller: Caller,
-    save: TaskSave,
-    view: TaskView,
+    asked: AskedSave,
     earlier: TaskAnswerParts | None = None,
 ) -> TaskAnswerParts:
-    """Make ``save`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends.
+    """Make ``asked`` in ``tx`` and read the new version's answer; encoded once ``tx`` ends.
     ``earlier``: the parts of the same Task's answer read in ``tx`` right after the save of it
     before this one (``loop_writes``)."""
+    agent_id, caller, save = asked.agent_id, asked.caller, asked.save
     try:
         if save.restored is None:
             tx.save_task(agent_id, save.content, expected_version=save.expected, by=caller)
@@ -98,11 +113,11 @@ def save_answer(
                 restored_from=save.restored,
             )
     except VersionConflictError as conflict:
-        live = {"version": conflict.live_version} if extensions_on(request) else None
+        live = {"version": conflict.live_version} if asked.extensions else None
         raise ApiError(409, "version conflict", extra=live) from None
     except KeyError:
         raise ApiError(404, "no such agent") from None
-    return task_answer_parts(tx, task_answers(request), agent_id, view, earlier)
+    return task_answer_parts(tx, asked.answers, agent_id, asked.view, earlier)
 
 
 def put_task_at_once(
@@ -114,34 +129,37 @@ def put_task_at_once(
     if not database(request).on_loop:
         return None  # the 404 and the save are the thread's (``put_task``)
     try:
-        save = asked_save(request, caller, body)
+        save = asked_save(caller, body, extensions=extensions_on(request))
     except ApiError:
         agent_known(agent_id, request)  # an unknown agent is a 404 before any 422
         raise
     if save.size > SAVE_AT_ONCE_BYTES:
         return None
-    return _saved_on_loop(request, agent_id, caller, save)
+    return _answered_on_loop(
+        request.app.state.loop_writes, asked_of(request, agent_id, caller, save)
+    )
 
 
-async def _saved_on_loop(
-    request: Request, agent_id: str, caller: Caller, save: TaskSave
-) -> Response | None:
-    """The save made in the loop's next gathered write (an unknown agent is its 404); None
-    when the write stayed held, for the thread to make it."""
-    view = task_view(request)
+async def _answered_on_loop(writes: LoopWrites, asked: AskedSave) -> Response | None:
+    parts = await saved_on_loop(writes, asked)
+    if parts is None:
+        return None
+    return answer_response(parts.encode(asked.answers), parts.view)
+
+
+def saved_on_loop(writes: LoopWrites, asked: AskedSave) -> Awaitable[TaskAnswerParts | None]:
+    """The parts of the answer to ``asked``, made in the loop's next gathered write (an
+    unknown agent is its 404, a stale ``expected_version`` its 409); None when the write stayed
+    held, for a thread to make it."""
     # Per Task, whatever the view: the next save of it in the batch follows from this one.
-    key = ("task answer", agent_id)
+    key = ("task answer", asked.agent_id)
 
     def work(tx: Transaction, batch: Batch) -> TaskAnswerParts:
-        parts = save_answer(tx, request, agent_id, caller, save, view, batch.shared.get(key))
+        parts = save_answer(tx, asked, batch.shared.get(key))
         batch.shared[key] = parts
         return parts
 
-    writes: LoopWrites = request.app.state.loop_writes
-    parts = await writes.write(work)
-    if parts is None:
-        return None
-    return answer_response(parts.encode(task_answers(request)), parts.view)
+    return writes.write(work)
 
 
 @router.put(TASK_PATH, reads_body=True, at_once=put_task_at_once)
@@ -152,10 +170,11 @@ def put_task(
     body: dict[str, Any],
 ) -> Response:
     agent_known(agent_id, request)  # again when the loop checked it: a save it handed over
-    save = asked_save(request, caller, body)
+    save = asked_save(caller, body, extensions=extensions_on(request))
+    asked = asked_of(request, agent_id, caller, save)
     with database(request).write() as tx:
-        parts = save_answer(tx, request, agent_id, caller, save, task_view(request))
-    return answer_response(parts.encode(task_answers(request)), parts.view)
+        parts = save_answer(tx, asked)
+    return answer_response(parts.encode(asked.answers), parts.view)
 
 
 def _restored_from(body: dict[str, Any]) -> int | None:

@@ -79,6 +79,9 @@ def child_environment(home: Path, token: str) -> dict[str, str]:
         QT_LOGGING_RULES="qt.qpa.*=false",
         PYTHON_KEYRING_BACKEND="keyring.backends.null.Keyring",  # never the real keyring
         PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p),
+        # A child that dies of a signal of its own (not the round's kill) prints where it
+        # was to its stderr, which the failure quotes.
+        PYTHONFAULTHANDLER="1",
     )
     return env
 
