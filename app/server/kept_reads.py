@@ -15,7 +15,6 @@ request through the app, where the hooks are.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from time import perf_counter
 
@@ -24,14 +23,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.server.auth import bearer_token
 from app.server.database import DatabaseError
-from app.server.db_open import Database
-from app.server.http_guard import ConnectionBook
+from app.server.in_front import InFront
 from app.server.server_timing import HEADER, timing_value
-from app.server.task_answers import WHOLE_BYTES, TaskAnswers, TaskView, answer_head
+from app.server.task_answers import WHOLE_BYTES, TaskView, answer_head
 from app.server.task_revision_records import live_stamp
-
-TASK_FILE = re.compile(r"/api/agents/([^/]+)/files/task\.md")
-"""The spec's task.md path, as the route matches it (``{agent_id}`` is one path segment)."""
 
 SUMMARY_QUERY = b"revisions=summary"
 """The one query string answered here (``task_view``'s summary); any other is the app's."""
@@ -48,57 +43,48 @@ class KeptReads:
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
-        db: Database = state.db
-        # A PostgreSQL lookup is a round trip, which the app makes in a thread: not here.
-        self.enabled = getattr(state, "kept_reads", True) and db.on_loop
-        self.db = db
-        self.answers: TaskAnswers = state.task_answers
-        self.extensions = bool(getattr(state, "extensions", True))
-        self.book: ConnectionBook | None = getattr(state, "connection_book", None)
+        self.front = InFront.of(state)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            self.enabled
-            and scope["type"] == "http"
-            and scope["method"] == "GET"
-            and not scope.get("root_path")
-        ):
-            match = TASK_FILE.fullmatch(scope["path"])
-            if match is not None and await self._sent(scope, match.group(1), send):
-                return
+        agent_id = self.front.task_agent(scope, "GET")
+        if agent_id is not None and await self._sent(scope, agent_id, send):
+            return
         await self.app(scope, receive, send)
 
     async def _sent(self, scope: Scope, agent_id: str, send: Send) -> bool:
         """Whether the kept answer was sent; False (nothing sent) leaves it to the app."""
         started = perf_counter()
         query = scope.get("query_string", b"")
+        front = self.front
         if not query:
-            view = TaskView.FULL if self.extensions else TaskView.SPEC
-        elif query == SUMMARY_QUERY and self.extensions:
+            view = front.plain_view
+        elif query == SUMMARY_QUERY and front.extensions:
             view = TaskView.SUMMARY  # what the app itself reads where the server offers it
         else:
             return False
-        token: str | None = None
+        authorization: str | None = None
         for name, value in scope["headers"]:
             if name == b"authorization":
-                token = bearer_token(value.decode("latin-1"))
+                if authorization is None:  # the first, as the token gate reads it
+                    authorization = value.decode("latin-1")
             elif name in _PASSED_ON:
                 return False
+        token = bearer_token(authorization) if authorization is not None else None
         if token is None:
             return False  # the app's 401
         try:
             # One connection for both point reads (no snapshot needed: auth, then the stamp).
-            with self.db.loop_read() as tx:
+            with front.db.loop_read() as tx:
                 if tx.caller_for_token(token) is None:
                     return False
                 stamp = live_stamp(tx.conn, agent_id)
         except (sqlite3.Error, OSError, DatabaseError):  # the app meets it again and answers
             return False
-        answer = self.answers.current(agent_id, view, stamp) if stamp is not None else None
+        answer = front.answers.current(agent_id, view, stamp) if stamp is not None else None
         if answer is None or len(answer.body) > WHOLE_BYTES:
             return False  # built by the app, or sent by it a slice at a time
-        if self.book is not None:
-            self.book.authenticated(scope.get("client"))
+        if front.book is not None:
+            front.book.authenticated(scope.get("client"))
         headers = [*answer_head(answer, view), (HEADER, timing_value(perf_counter() - started))]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": answer.body})

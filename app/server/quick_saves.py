@@ -34,13 +34,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.server.auth import bearer_token
 from app.server.callers import Caller
 from app.server.database import DatabaseError
-from app.server.db_open import Database
-from app.server.http_guard import ConnectionBook
-from app.server.kept_reads import TASK_FILE
+from app.server.in_front import InFront
 from app.server.loop_writes import LoopWrites
 from app.server.responses import ApiError
 from app.server.server_timing import HEADER, timing_value
-from app.server.task_answers import TaskAnswers, TaskView, answer_head
+from app.server.task_answers import answer_head
 from app.server.task_saves import SAVE_AT_ONCE_BYTES, AskedSave, asked_save, saved_on_loop
 
 BODY_AT_MOST = 6 * SAVE_AT_ONCE_BYTES + 4096
@@ -59,28 +57,14 @@ class QuickSaves:
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
-        db: Database = state.db
-        # Saves on the loop are SQLite's (``Database.on_loop``); PostgreSQL's go to the app.
-        self.enabled = getattr(state, "kept_reads", True) and db.on_loop
-        self.db = db
-        self.answers: TaskAnswers = state.task_answers
+        self.front = InFront.of(state)
         self.writes: LoopWrites = state.loop_writes
-        self.extensions = bool(getattr(state, "extensions", True))
-        self.view = TaskView.FULL if self.extensions else TaskView.SPEC
-        self.book: ConnectionBook | None = getattr(state, "connection_book", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            self.enabled
-            and scope["type"] == "http"
-            and scope["method"] == "PUT"
-            and not scope.get("query_string")
-            and not scope.get("root_path")
-        ):
-            match = TASK_FILE.fullmatch(scope["path"])
-            if match is not None:
-                await self._save(scope, receive, send, match.group(1))
-                return
+        agent_id = self.front.task_agent(scope, "PUT")
+        if agent_id is not None and not scope.get("query_string"):
+            await self._save(scope, receive, send, agent_id)
+            return
         await self.app(scope, receive, send)
 
     async def _save(self, scope: Scope, receive: Receive, send: Send, agent_id: str) -> None:
@@ -89,8 +73,9 @@ class QuickSaves:
         if caller is None:
             await self.app(scope, receive, send)  # nothing read: the app answers it whole
             return
-        if self.book is not None:  # as the token gate does: never closed while busy
-            self.book.authenticated(scope.get("client"))
+        book = self.front.book
+        if book is not None:  # as the token gate does: never closed while busy
+            book.authenticated(scope.get("client"))
         read: list[Message] = []
         while True:
             message = await receive()
@@ -107,7 +92,7 @@ class QuickSaves:
         if parts is None:
             await self.app(scope, _replaying(read, receive), send)
             return
-        answer = parts.encode(self.answers)
+        answer = parts.encode(self.front.answers)
         headers = [
             *answer_head(answer, parts.view),
             (HEADER, timing_value(perf_counter() - started)),
@@ -132,7 +117,7 @@ class QuickSaves:
         if token is None or not 0 <= length <= BODY_AT_MOST:
             return None
         try:
-            with self.db.loop_read() as tx:
+            with self.front.db.loop_read() as tx:
                 caller: Caller | None = tx.caller_for_token(token)
         except (sqlite3.Error, OSError, DatabaseError):  # the app meets it again and answers
             return None
@@ -148,13 +133,14 @@ class QuickSaves:
             return None
         if not isinstance(body, dict):
             return None
+        front = self.front
         try:
-            save = asked_save(caller, body, extensions=self.extensions)
+            save = asked_save(caller, body, extensions=front.extensions)
         except ApiError:
             return None
         if save.size > SAVE_AT_ONCE_BYTES:
             return None
-        return AskedSave(agent_id, caller, save, self.view, self.answers, self.extensions)
+        return AskedSave(agent_id, caller, save, front.plain_view, front.answers, front.extensions)
 
 
 def _replaying(read: list[Message], receive: Receive) -> Receive:

@@ -72,6 +72,8 @@ def test_a_kept_answer_is_sent_in_front_with_the_apps_own_bytes(behind: Behind) 
         ({"headers": [(b"if-none-match", b"*")]}, 304),
         ({"token": "nobody-secret"}, 401),
         ({"token": None}, 401),
+        # Two tokens: the first is the one looked up, by the token gate and here alike.
+        ({"headers": [(b"authorization", b"Bearer nobody-secret")]}, 401),
         ({"path": "/api/agents/a_nobody/files/task.md"}, 404),
         ({"path": TASK + "/"}, 404),
         ({"method": "HEAD"}, 405),

@@ -34,7 +34,7 @@ def behind(tmp_path: Path) -> Iterator[Behind]:
 def put(asgi: Any, body: Any, *, sized: bool = True, **asked: Any) -> tuple[int, dict, bytes]:
     """(status, headers, body) of one PUT of ``body`` (JSON unless bytes) to ``asgi``."""
     raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-    head = [(b"content-length", b"%d" % len(raw))] if sized else []
+    head = [*asked.pop("headers", []), *([(b"content-length", b"%d" % len(raw))] if sized else [])]
     return asyncio.run(
         asgi_call(asgi, asked.pop("path", TASK), method="PUT", headers=head, body=raw, **asked)
     )
@@ -94,6 +94,12 @@ BIG = "x" * (SAVE_AT_ONCE_BYTES + 1)
         ),
         ("no token", {"body": {"content": "A.\n"}, "token": None}, 401, "unauthorized"),
         ("an unknown token", {"body": {"content": "A.\n"}, "token": "nobody"}, 401, "unauthorized"),
+        (  # the first token is the one looked up, by the token gate and here alike
+            "two tokens, the first unknown",
+            {"body": {"content": "A.\n"}, "headers": [(b"authorization", b"Bearer nobody")]},
+            401,
+            "unauthorized",
+        ),
         ("a query string", {"body": {"content": "A.\n"}, "query": b"revisions=summary"}, 200, None),
         ("a chunked body", {"body": {"content": "A.\n"}, "sized": False}, 200, None),
         (
