@@ -21,6 +21,11 @@ from widgets.common.theme import Theme, current_theme
 _IN_FENCE = 1
 """Block state: the block is inside a fenced code block."""
 
+_PLAIN = -1
+"""Block state: outside any fence. It is Qt's own "no state", which a block never highlighted
+has: highlighting text put in without its highlighting (``highlight_later``) then stops
+after the blocks asked for, unless a fence there opens or closes."""
+
 # Precompiled once: highlightBlock runs for every block of a 256 KB Task on setPlainText,
 # so each block costs a character test and at most three regex calls made in C.
 _FENCE = re.compile(r"\s{0,3}(?:```|~~~)")
@@ -167,7 +172,7 @@ class TaskHighlighter(QSyntaxHighlighter):
     def highlightBlock(self, text: str) -> None:
         in_fence = self._previous_state() == _IN_FENCE
         if not text:
-            self._set_state(_IN_FENCE if in_fence else 0)
+            self._set_state(_IN_FENCE if in_fence else _PLAIN)
             return
         first = text[0]
         set_format = self._set_format
@@ -175,11 +180,11 @@ class TaskHighlighter(QSyntaxHighlighter):
         if fence or in_fence:
             set_format(0, len(text), self.fence_format)
             # A fence line opens or closes; the run sees raw text, so embeds in code count.
-            self._set_state(_IN_FENCE if fence != in_fence else 0)
+            self._set_state(_IN_FENCE if fence != in_fence else _PLAIN)
             if "![[" in text:
                 self._highlight_embeds(text)
             return
-        self._set_state(0)
+        self._set_state(_PLAIN)
         if first in _LINE_START_CHARS:
             start = _LINE_START.match(text)
             if start is not None:

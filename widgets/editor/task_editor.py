@@ -13,6 +13,7 @@ from app.core.models import EmbeddableNote, Reader
 from widgets.common.theme import current_theme
 from widgets.editor.embed_completer import EmbedCompleter
 from widgets.editor.embeddable_model import EmbeddableModel
+from widgets.editor.highlight_later import HighlightLater
 from widgets.editor.highlighter import EmbedVerdict, TaskHighlighter
 from widgets.editor.note_search import NoteIndex
 
@@ -43,6 +44,9 @@ class TaskEditor(QPlainTextEdit):
         self.setTabChangesFocus(False)
         self.setUndoRedoEnabled(True)
         self.highlighter = TaskHighlighter(self.document())
+        self._highlight_later = HighlightLater(self, self.highlighter)
+        # Scrolled while a replacement is highlighted in slices: what comes into view first.
+        self.verticalScrollBar().valueChanged.connect(self._highlight_later.highlight_shown)
         self.embeddable_model = (
             embeddable if embeddable is not None else EmbeddableModel(parent=self)
         )
@@ -64,10 +68,23 @@ class TaskEditor(QPlainTextEdit):
         the highlighter for every block, ~17 ms of a 256 KB load on the GUI thread, which
         the preview's first screen would wait for.
         """
+        self._highlight_later.stop()  # highlighted whole as it goes in
         self.keep_line_endings_of(text)
         if not self.isVisible():
             self.highlighter.setDocument(None)  # attached again by showEvent
         self.setPlainText(text)
+
+    def replace_text(self, text: str) -> None:
+        """Replace the whole text as one edit, which Undo takes back alone (a restore, a
+        merge). The blocks on screen are highlighted at once, the rest in slices of a few ms
+        between events (``highlight_later``): a merge can be twice the size of either text."""
+        self.keep_line_endings_of(text)
+        self._highlight_later.replace(text)
+
+    @property
+    def highlighting_left(self) -> bool:
+        """Whether some of the last ``replace_text`` is still to be highlighted."""
+        return self._highlight_later.pending
 
     def showEvent(self, event: QShowEvent) -> None:
         self.highlight_now()
@@ -77,6 +94,7 @@ class TaskEditor(QPlainTextEdit):
         """Highlight a text loaded while hidden (at once, before the editor paints)."""
         highlighter = self.highlighter
         if highlighter.document() is None:
+            self._highlight_later.stop()
             highlighter.setDocument(self.document())
             highlighter.rehighlight()  # at once: Qt's own rehighlight would follow a paint
 

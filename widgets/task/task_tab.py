@@ -7,7 +7,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.core.models import AgentRow, BrokenEmbed, Reader, TaskDoc
@@ -329,13 +328,8 @@ class TaskTab(QWidget, BuiltInParts):
 
     def on_text_restored(self, text: str) -> None:
         self._set_enabled(True)
-        self.editor.keep_line_endings_of(text)
-        cursor = QTextCursor(self.editor.document())
-        # One edit block: Undo takes back exactly this replacement, never the typing before it.
-        cursor.beginEditBlock()
-        cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(text)
-        cursor.endEditBlock()
+        # One edit: Undo takes back exactly this replacement, never the typing before it.
+        self.editor.replace_text(text)
 
     def on_text_changed(self) -> None:
         if self._repainting:
