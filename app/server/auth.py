@@ -6,6 +6,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
+from starlette.types import Scope
 
 from app.server.callers import Caller
 from app.server.db_open import Database
@@ -39,6 +40,15 @@ async def caller_for_authorization(state: Any, authorization: str) -> Caller | N
             on_loop: Caller | None = tx.caller_for_token(token)
         return on_loop
     return await run_in_threadpool(_caller_for_token, db, token)
+
+
+def authorization_of(scope: Scope) -> str:
+    """The request's first ``Authorization`` header ("" for none): the one the token gate and
+    the layers in front of the app (``in_front``) all look up, as Starlette's headers do."""
+    for key, value in scope.get("headers", ()):
+        if key == b"authorization":
+            return bytes(value).decode("latin-1")
+    return ""
 
 
 def bearer_token(authorization: str) -> str | None:

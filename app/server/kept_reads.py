@@ -21,7 +21,7 @@ from time import perf_counter
 from starlette.datastructures import State
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.server.auth import bearer_token
+from app.server.auth import authorization_of, bearer_token
 from app.server.database import DatabaseError
 from app.server.in_front import InFront
 from app.server.server_timing import HEADER, timing_value
@@ -62,14 +62,9 @@ class KeptReads:
             view = TaskView.SUMMARY  # what the app itself reads where the server offers it
         else:
             return False
-        authorization: str | None = None
-        for name, value in scope["headers"]:
-            if name == b"authorization":
-                if authorization is None:  # the first, as the token gate reads it
-                    authorization = value.decode("latin-1")
-            elif name in _PASSED_ON:
-                return False
-        token = bearer_token(authorization) if authorization is not None else None
+        if any(name in _PASSED_ON for name, _ in scope["headers"]):
+            return False
+        token = bearer_token(authorization_of(scope))
         if token is None:
             return False  # the app's 401
         try:

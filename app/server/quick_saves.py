@@ -31,7 +31,7 @@ import orjson
 from starlette.datastructures import State
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.auth import bearer_token
+from app.server.auth import authorization_of, bearer_token
 from app.server.callers import Caller
 from app.server.database import DatabaseError
 from app.server.in_front import InFront
@@ -103,17 +103,13 @@ class QuickSaves:
     def _operator(self, scope: Scope) -> Caller | None:
         """The operator the request's token names, when its body is small and declared; else
         None (the app's)."""
-        authorization: str | None = None
         length = -1
         for name, value in scope["headers"]:
-            if name == b"authorization":
-                if authorization is None:  # the first, as the token gate reads it
-                    authorization = value.decode("latin-1")
-            elif name == b"content-length":
+            if name == b"content-length":
                 length = int(value) if value.isdigit() else -1
             elif name in _PASSED_ON:
                 return None
-        token = bearer_token(authorization) if authorization is not None else None
+        token = bearer_token(authorization_of(scope))
         if token is None or not 0 <= length <= BODY_AT_MOST:
             return None
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.server.auth import CALLER_KEY, UNAUTHORIZED, caller_for_authorization
+from app.server.auth import CALLER_KEY, UNAUTHORIZED, authorization_of, caller_for_authorization
 from app.server.http_guard import ConnectionBook
 from app.server.responses import error_response
 from app.server.routing import ApiRoute
@@ -32,7 +32,7 @@ class TokenGate:
             return
         if _needs_caller(scope):
             state = scope["app"].state
-            caller = await caller_for_authorization(state, _header(scope, b"authorization"))
+            caller = await caller_for_authorization(state, authorization_of(scope))
             if caller is None:
                 response = error_response(
                     401,
@@ -56,13 +56,6 @@ def _needs_caller(scope: Scope) -> bool:
             if match is Match.FULL:
                 return route.needs_caller
     return False
-
-
-def _header(scope: Scope, name: bytes) -> str:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return bytes(value).decode("latin-1")
-    return ""
 
 
 def _closing_after_401(send: Send) -> Send:
