@@ -180,11 +180,18 @@ class EmbeddedLaunch:
                 "Use File › Connect to server… to work with another server."
             ) from None
         self._lines: queue.Queue[bytes] = queue.Queue()
+        self._operator: tuple[str, str] | EmbeddedError | None = None  # read with the line
         threading.Thread(
             target=self._read_first_line, name="taskdesk-local-server", daemon=True
         ).start()
 
     def _read_first_line(self) -> None:
+        # Whom to sign in as, read from the workspace while the server starts (~1 ms, 16 ms
+        # for a workspace of 2 MB): after its first line it would hold the first Task back.
+        try:
+            self._operator = local_operator(self.workspace_path)
+        except EmbeddedError as exc:
+            self._operator = exc  # said once the server's own line has been looked at
         assert self.process.stdout is not None
         self._lines.put(self.process.stdout.readline())
 
@@ -204,11 +211,12 @@ class EmbeddedLaunch:
                 f"The local workspace server listened on {url}, not on loopback only, so it "
                 "was stopped. Use File › Connect to server… to work with another server."
             )
-        try:
-            token, name = local_operator(self.workspace_path)  # parsed while the server starts
-        except EmbeddedError:
+        found = self._operator
+        assert found is not None  # read before the line was put
+        if isinstance(found, EmbeddedError):
             self.cancel()
-            raise
+            raise found
+        token, name = found
         return EmbeddedServer(
             url,
             token,

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from app.core.cancel import NEVER, CancelToken
 from app.core.diff3 import Block, Kind, diff3_regions
 from app.core.diff_model import numbered_alike, split_lines
+from app.core.merge_resolution import Resolution
 from app.core.merge_words import Piece, refine_to_words
 
 
@@ -34,15 +35,6 @@ _KINDS: dict[Kind, RegionKind] = {
     "same": RegionKind.BOTH,
     "conflict": RegionKind.CONFLICT,
 }
-
-
-class Resolution(enum.Enum):
-    """The ways out of a conflict besides editing it by hand."""
-
-    MINE = "take mine"
-    THEIRS = "take theirs"
-    MINE_THEN_THEIRS = "take both, mine first"
-    THEIRS_THEN_MINE = "take both, theirs first"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import socket
 import threading
 import time
@@ -140,11 +142,29 @@ def start_server(
     deadline = time.monotonic() + START_TIMEOUT
     # uvicorn sets `started` once the socket serves; no event exists, so wait on the thread.
     while not server.started:
-        thread.join(0.005)
+        thread.join(0.001)  # a millisecond, not five: the app's first Task waits for this
         if not thread.is_alive() or time.monotonic() > deadline:
             server.should_exit = True
             sock.close()
             app.state.db.close()
             raise ServerStartError(f"the server on {host}:{port} did not start")
     bound_port = sock.getsockname()[1]
+    _warm_up_first_request()
     return ServerHandle(server, thread, host, bound_port)
+
+
+ASYNC_BACKEND = "anyio._backends._asyncio"
+"""What a server's first request loads on its way to the thread pool (anyio loads its
+backend on first use): ~20 ms of the first answer, which the app's first Task waited for."""
+
+
+def _warm_up_first_request() -> None:
+    """Loads ``ASYNC_BACKEND`` on a thread of its own now that the server serves. A client's
+    first request comes a moment later (the app loads its HTTP client first) and finds it
+    loaded; one that comes sooner waits for the import, as it did before."""
+    threading.Thread(target=_load_async_backend, name="taskdesk-warm-up", daemon=True).start()
+
+
+def _load_async_backend() -> None:
+    with contextlib.suppress(ImportError):  # an anyio that lays its backends out otherwise
+        importlib.import_module(ASYNC_BACKEND)

@@ -247,9 +247,23 @@ def test_a_window_closed_before_its_notes_are_listed_does_not_list_them(
     assert listed == []
 
 
-LOADED_LATER = ("markdown_it", "rapidfuzz", "keyring")
+LOADED_LATER = (
+    "markdown_it",
+    "rapidfuzz",
+    "keyring",
+    "widgets.versions.diff_view",
+    "widgets.dialogs.confirm",
+    "widgets.task.keep_mine_dialog",
+    "widgets.versions.restore_dialog",
+    "widgets.editor.insert_picker",
+    "widgets.notes.move_to_note",
+    "app.desk.note_extract",
+    "app.core.merge",
+)
 """The renderer (the first preview loads it on the runner), the note search and diffs (loaded
-after the first Task), the keyring (only when a token is looked up there)."""
+after the first Task), the keyring (only when a token is looked up there); the comparison,
+the conflict's, a restore's, the Insert and Move to a note dialogs and the merge (loaded
+after the first Task too, or when first used)."""
 
 
 def test_the_way_to_the_first_task_leaves_the_renderer_search_and_keyring_for_later(

@@ -74,6 +74,22 @@ def test_compare_with_live_diffs_in_the_panel_when_unwired(panel: VersionsPanel)
     assert panel.diff_view.model.change_count == 1
 
 
+def test_the_comparison_is_built_when_a_version_is_first_compared(panel: VersionsPanel) -> None:
+    """Every Task tab has this panel, hidden until View › Versions: its comparison (canvas,
+    reader, fold bar) is not built on the way to the first Task, only when first needed."""
+    from widgets.versions.diff_view import DiffView
+
+    assert panel.findChildren(DiffView) == []
+    panel.select_row(2)  # an earlier version's text: no comparison yet
+    panel.show_pair_model(build_diff("a\n", "b\n"), "a\n", "b\n", "v1", "v2")  # none asked
+    assert panel.findChildren(DiffView) == []
+    panel.select_row(1)
+    panel.compare_button.click()
+    assert panel.findChildren(DiffView) == [panel.diff_view]
+    assert panel.stack.currentWidget() is panel.diff_view
+    assert panel.diff_view.model.change_count == 1
+
+
 def test_compare_hands_texts_out_and_takes_a_prebuilt_model(
     panel: VersionsPanel, qtbot: QtBot
 ) -> None:

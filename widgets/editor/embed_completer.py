@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QCompleter, QListView, QWidget
 
 from widgets.editor.embeddable_model import PATH_ROLE, EmbeddableModel, EmbeddableSearch
-from widgets.editor.insert_picker import EmbeddableNoteDelegate
+from widgets.editor.note_row_delegate import EmbeddableNoteDelegate
 
 
 class EmbedCompleter(QCompleter):

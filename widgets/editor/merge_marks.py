@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QPoint
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
 
-from app.core.merge_layout import Mark, MarkKind, has_markers
+if TYPE_CHECKING:  # the merge's modules load with the first merge, on the runner
+    from app.core.merge_layout import Mark, MarkKind
 
 # Background tints by kind; the conflict's marker lines and the banner's counts say the same
 # without colour. Mine is blue, theirs amber, a conflict red, as the merge banner names them.
@@ -177,6 +179,8 @@ class MergeMarks(QObject):
 
     def _recheck(self, conflict: int) -> None:
         cursor = self.conflict_cursor(conflict)
+        from app.core.merge_layout import has_markers  # loaded by the merge shown here
+
         text = cursor.selectedText().replace("\u2029", "\n") if cursor is not None else ""
         if has_markers(text):
             self._open.add(conflict)

@@ -6,14 +6,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.core.models import AgentRow
-from app.desk.note_extract import NoteExtract
 from app.desk.runner import Runner
 from widgets.editor.task_editor import TaskEditor
-from widgets.notes.move_to_note import MoveToNoteDialog, qt_to_py, replace_selection
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
     from widgets.editor.insert_picker import InsertPickerDialog
+    from widgets.notes.move_to_note import MoveToNoteDialog  # with its flow's first start
     from widgets.notes.note_editor import NoteEditorDialog
 
 SELECT_FIRST = "Select the text to move into a note first (in Edit)."
@@ -49,6 +48,11 @@ class MoveToNoteFlow:
         if connection.me.type != "operator":
             self._say(OPERATORS_ONLY)
             return
+        # Here, not at the top: the note's extraction and its dialog (~7 ms of imports) are
+        # not on the way to the first Task (the tab preloads them once that is on screen).
+        from app.desk.note_extract import NoteExtract
+        from widgets.notes.move_to_note import MoveToNoteDialog, qt_to_py
+
         cursor = self._editor.textCursor()
         text = self._editor.toPlainText()
         start = qt_to_py(text, cursor.selectionStart())
@@ -69,6 +73,8 @@ class MoveToNoteFlow:
         dialog.open()
 
     def _moved(self, dialog: MoveToNoteDialog, start: int, end: int) -> None:
+        from widgets.notes.move_to_note import replace_selection
+
         moved = dialog.moved
         if moved is None:
             return

@@ -12,10 +12,10 @@ from app.core.models import Reader
 from app.core.viewer_reach import AGENT_READS_IT
 from app.desk.note_loader import NO_NOTE_TEXT, NoteView, load_note_view
 from app.desk.runner import Runner
-from widgets.dialogs.confirm import OpenLinkDialog
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
+    from widgets.dialogs.confirm import OpenLinkDialog  # loaded when a link is first opened
     from widgets.notes.preview_actions import NoteActions
     from widgets.preview.note_preview import NotePreviewDialog
 
@@ -52,6 +52,8 @@ class PreviewLinks(QObject):
     def on_external_link(self, url: str) -> None:
         """A link out of Taskdesk: show the full address, open only when the operator says."""
         from PySide6.QtGui import QDesktopServices
+
+        from widgets.dialogs.confirm import OpenLinkDialog
 
         dialog = OpenLinkDialog(url, self._owner)
         self.link_dialog = dialog

@@ -4,21 +4,23 @@ throws away), or use theirs. Merge is ``merge_flow``'s."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 from app.core.cancel import CancelledError, NewestRequest
 from app.core.diff_model import SideBySide, build_diff
-from app.core.merge import Resolution, merge_texts
 from app.core.models import TaskDoc
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
 from app.desk.session_state import SessionState
-from widgets.dialogs.confirm import CompareDialog, ConfirmDropDialog
-from widgets.task.keep_mine_dialog import KeepMineDialog, dropped_text, left_title
 from widgets.task.merge_flow import base_text_of, lf
 from widgets.window.messages import Messages
+
+if TYPE_CHECKING:  # the dialogs load when a conflict first needs one (the tab preloads them)
+    from widgets.dialogs.confirm import CompareDialog, ConfirmDropDialog
+    from widgets.task.keep_mine_dialog import KeepMineDialog
 
 Dropped = tuple[int, str, SideBySide] | None
 """What Keep mine throws away: how many changes, their text with them, its diff to mine."""
@@ -48,6 +50,8 @@ class ConflictFlow(QObject):
 
     def compare(self, theirs: TaskDoc, mine: str) -> None:
         """Their version beside the editor text, diffed on the runner."""
+        from widgets.dialogs.confirm import CompareDialog
+
         who = theirs.updated_by_name or "theirs"
         dialog = CompareDialog(f"v{theirs.version} by {who}", self._owner)
         dialog.merge_button.clicked.connect(self.close_compare)  # the merge shows in the editor
@@ -78,6 +82,8 @@ class ConflictFlow(QObject):
 
     def confirm_use_theirs(self, theirs: TaskDoc, use_theirs: Callable[[], None]) -> None:
         """Ask before ``use_theirs()`` replaces the operator's text with their version."""
+        from widgets.dialogs.confirm import ConfirmDropDialog
+
         who = theirs.updated_by_name or "the other"
         dialog = ConfirmDropDialog(
             "Use theirs",
@@ -102,6 +108,8 @@ class ConflictFlow(QObject):
         token = self._requests.start()
 
         def dropped() -> Dropped:
+            from app.core.merge import Resolution, merge_texts
+
             their_text = lf(theirs.content)
             if base is None:  # unknown start: all of their text is what mine replaces
                 return 1, their_text, build_diff(their_text, mine, cancel=token)
@@ -119,6 +127,8 @@ class ConflictFlow(QObject):
                 self.close_compare()
                 keep()
                 return
+            from widgets.task.keep_mine_dialog import KeepMineDialog, dropped_text, left_title
+
             count, with_theirs, model = found
             who = theirs.updated_by_name or ""
             dialog = KeepMineDialog(

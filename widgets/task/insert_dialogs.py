@@ -9,12 +9,12 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from app.desk.runner import Runner
-from widgets.editor.insert_picker import InsertPickerDialog
 from widgets.editor.task_editor import TaskEditor
 
 if TYPE_CHECKING:
     from app.connect.connection import Connection
     from app.core.models import AgentRow
+    from widgets.editor.insert_picker import InsertPickerDialog  # with the first Insert
     from widgets.versions.local_history_dialog import LocalHistoryDialog
 
 
@@ -41,6 +41,8 @@ class InsertDialogs(QObject):
         self.history_dialog: LocalHistoryDialog | None = None
 
     def open_picker(self, kind: Literal["note", "collection"]) -> None:
+        from widgets.editor.insert_picker import InsertPickerDialog  # the tab preloads it
+
         picker = InsertPickerDialog(
             self._editor.embeddable_model, kind, self._owner, agent=self._agent()
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from app.core.merge import Resolution
+from app.core.merge_resolution import Resolution
 from widgets.window.banners import Banner
 
 

@@ -10,8 +10,6 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCursor
 
 from app.core.cancel import CancelledError, CancelToken, NewestRequest
-from app.core.merge import MergeResult, Resolution, merge_texts
-from app.core.merge_layout import MergeLayout, lay_out
 from app.core.models import TaskDoc
 from app.core.user_message import MessageKey
 from app.desk.failures import describe_failure
@@ -22,7 +20,9 @@ from widgets.task.merge_banner import MergeBanner, merge_summary
 from widgets.task.work_area import TaskWorkArea
 from widgets.window.messages import Messages
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the merge's modules load on the runner, with the first merge
+    from app.core.merge import MergeResult, Resolution
+    from app.core.merge_layout import MergeLayout
     from app.desk.session import TaskSession
 
 MERGE_FAILED = "The texts could not be merged"
@@ -106,6 +106,9 @@ class MergeFlow(QObject):
         base, their_text = lf(base), lf(theirs.content)
 
         def work() -> tuple[MergeResult, MergeLayout]:
+            from app.core.merge import merge_texts
+            from app.core.merge_layout import lay_out
+
             result = merge_texts(base, their_text, mine, cancel=token)
             return result, lay_out(result)
 

@@ -54,9 +54,24 @@ EDIT_HINT = (
 )
 """The side panel's flow: imported when its part is built, the last one (it pulls in the
 HTTP client, the references and run views), so the tab's other modules load sooner."""
-LATER_MODULES = (INSIGHT_MODULE, "rapidfuzz.fuzz", "rapidfuzz.distance")
+LATER_MODULES = (
+    INSIGHT_MODULE,
+    "rapidfuzz.fuzz",
+    "rapidfuzz.distance",
+    "widgets.versions.diff_view",
+    "widgets.dialogs.confirm",
+    "widgets.task.keep_mine_dialog",
+    "widgets.versions.restore_dialog",
+    "app.core.merge_layout",
+    "app.core.take_change",
+    "widgets.notes.move_to_note",
+    "app.desk.note_extract",
+    "widgets.editor.insert_picker",
+)
 """Loaded on the runner before the last part, after the first Task is on screen: the note
-search and the diffs import rapidfuzz on first use, which must not be a keystroke."""
+search and the diffs import rapidfuzz on first use, which must not be a keystroke; the
+comparison, the conflict's and a restore's dialogs, the merge and Move to a note load when
+first used (~40 ms of imports the first Task no longer waits for), so they load here first."""
 
 
 class TaskTab(QWidget, BuiltInParts):

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from app.core.diff_model import SideBySide, build_diff
 from app.core.models import TaskDoc
-from app.core.take_change import take_change
 from app.desk.failures import describe_failure
 from app.desk.runner import Runner
-from widgets.dialogs.confirm import diff_summary
-from widgets.versions.restore_dialog import RestoreCompareDialog
 from widgets.versions.versions_panel import VersionsPanel
 from widgets.window.messages import Messages
+
+if TYPE_CHECKING:  # loaded when a restore first asks (the tab preloads it)
+    from widgets.versions.restore_dialog import RestoreCompareDialog
 
 COMPARE_FAILED = "The versions could not be compared"
 
@@ -65,6 +66,9 @@ class VersionFlow(QObject):
         def ask(diff: SideBySide) -> None:
             # The diff runs from the live text to the old version, as restoring goes: the
             # lines it removes are the live text's, the lines it adds the old version's.
+            from widgets.dialogs.confirm import diff_summary
+            from widgets.versions.restore_dialog import RestoreCompareDialog
+
             summary = diff_summary(diff.line_counts)
             dialog = RestoreCompareDialog(
                 version, live.version, summary, (diff, live.content, old), self._owner
@@ -102,8 +106,13 @@ class VersionFlow(QObject):
                 put(result)
                 self._messages.info(f"Took a change from v{version} into the editor (unsaved).")
 
+        def take() -> str | None:
+            from app.core.take_change import take_change  # with the merge, on the runner
+
+            return take_change(old, live, chunk, before)
+
         self._runner.submit(
-            lambda: take_change(old, live, chunk, before),
+            take,
             on_done=taken,
             on_error=self._compare_failed,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QMetaMethod, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QShowEvent
@@ -21,12 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.diff_model import SideBySide
 from app.core.models import TaskDoc
 from widgets.common.icons import icon
 from widgets.common.segments import SegmentButton
 from widgets.common.two_line_delegate import two_line_list
-from widgets.versions.diff_view import DiffView
 from widgets.versions.revision_model import (
     DETAIL_ROLE,
     TITLE_ROLE,
@@ -34,6 +33,10 @@ from widgets.versions.revision_model import (
     RevisionModel,
     RevisionRow,
 )
+
+if TYPE_CHECKING:  # the comparison is built when first shown (see ``diff_view``)
+    from app.core.diff_model import SideBySide
+    from widgets.versions.diff_view import DiffView
 
 NO_EARLIER = "No earlier versions yet. Every save keeps the text it replaces."
 TYPICAL_DETAIL = "replaced 28 Sep 2026 by Morgan"
@@ -90,12 +93,9 @@ class VersionsPanel(QWidget):
         self.text_view.setReadOnly(True)
         self.text_view.setAccessibleName("Version text")
         self.text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.diff_view = DiffView()
-        self.diff_view.setAccessibleName("Compare with live")
-        self.diff_view.take_requested.connect(self._on_take_requested)
+        self._diff_view: DiffView | None = None
         self.stack = QStackedWidget()
         self.stack.addWidget(self.text_view)
-        self.stack.addWidget(self.diff_view)
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -193,6 +193,21 @@ class VersionsPanel(QWidget):
         index = self.list_view.currentIndex()
         return self.model.row_at(index.row()) if index.isValid() else None
 
+    @property
+    def diff_view(self) -> DiffView:
+        """The comparison, built the first time it is needed: every Task tab has this panel,
+        hidden until View › Versions, and building the comparison (its canvas, reader and
+        fold bar, ~17 ms, and their modules) held the first Task's way to the screen."""
+        if self._diff_view is None:
+            from widgets.versions.diff_view import DiffView
+
+            view = DiffView()
+            view.setAccessibleName("Compare with live")
+            view.take_requested.connect(self._on_take_requested)
+            self.stack.addWidget(view)
+            self._diff_view = view
+        return self._diff_view
+
     def picked(self) -> list[RevisionRow]:
         """The rows selected together, oldest first (one or none unless Ctrl-clicked)."""
         rows = [self.model.row_at(i.row()) for i in self.list_view.selectionModel().selectedRows()]
@@ -202,7 +217,8 @@ class VersionsPanel(QWidget):
         self, model: SideBySide, old: str, new: str, old_title: str, new_title: str
     ) -> None:
         """A diff built off the GUI thread for ``pair_requested``; dropped when stale."""
-        if self._pair != (old_title, new_title) or self.stack.currentWidget() is not self.diff_view:
+        shown = self.stack.currentWidget()
+        if self._pair != (old_title, new_title) or shown is None or shown is not self._diff_view:
             return
         self.diff_view.set_model(model, old, new, old_title, new_title)
         self.diff_view.offer_take(None)
